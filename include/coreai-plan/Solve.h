@@ -1,0 +1,47 @@
+//===- Solve.h - Packing buffers into one heap ------------------*- C++ -*-===//
+#ifndef COREAI_PLAN_SOLVE_H
+#define COREAI_PLAN_SOLVE_H
+
+#include "coreai-plan/Problem.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+enum class Algorithm {
+  Naive,           ///< No reuse: buffers laid end to end.
+  GreedyBySize,    ///< Largest first, lowest fitting offset (TFLite).
+  GreedyByBreadth, ///< Busiest time step first, largest within it.
+  BestFit,         ///< Best-fit decreasing, XLA heap-simulator style.
+  Best,            ///< Portfolio of the above, then exact anytime search.
+};
+
+/// Every algorithm, in the order tools list them.
+const std::vector<Algorithm> &allAlgorithms();
+llvm::StringRef algorithmName(Algorithm algorithm);
+std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
+
+struct SolveOptions {
+  Algorithm algorithm = Algorithm::Best;
+  /// Budget of the exact search (Best only); it stops earlier when it
+  /// proves the heap optimal.
+  int64_t timeLimitMs = 1000;
+};
+
+/// Packs the problem. Without a capacity the heap is minimised; with one,
+/// a packing within it is sought and std::nullopt means none was found
+/// (for Best within the time limit: `infeasibleProven` tells whether the
+/// search exhausted every packing). The returned plan always verifies.
+struct SolveResult {
+  std::optional<Plan> plan;
+  bool infeasibleProven = false;
+};
+SolveResult solve(const BufferProblem &problem, const SolveOptions &options);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_SOLVE_H

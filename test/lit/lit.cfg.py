@@ -1,0 +1,22 @@
+# lit configuration for coreai-plan's FileCheck tests.
+import os
+import lit.formats
+
+config.name = "coreai-plan"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.coreai_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.coreai_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
+)
+config.substitutions.append(("%shared", config.shared_dir))
+config.substitutions.append(("%srcroot", config.coreai_src_root))
+# Tests over ../shared data are marked `REQUIRES: shared-data`; lit reports
+# them as UNSUPPORTED (with this reason) where the folder is absent.
+if os.path.isdir(os.path.join(config.shared_dir, "graphs")):
+    config.available_features.add("shared-data")
+else:
+    lit_config.note("shared data not found at %s: tests that need it are skipped" % config.shared_dir)

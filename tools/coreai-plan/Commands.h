@@ -1,0 +1,48 @@
+//===- Commands.h - Subcommands of the coreai-plan CLI ----------*- C++ -*-===//
+//
+// Each subcommand lives in its own file: an llvm::cl::SubCommand with its
+// options, and a run function returning the process exit code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_TOOLS_COMMANDS_H
+#define COREAI_PLAN_TOOLS_COMMANDS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+namespace coreai::cli {
+
+/// Documented in docs/CLI.md; scripts rely on them.
+enum ExitCode : int {
+  Success = 0,
+  InputError = 1,  ///< Bad input or usage: nothing was written.
+  NotFound = 2,    ///< Well-formed question, answer "no": no packing within
+                   ///< the capacity, heap overflow in check-heap, ...
+  InternalError = 3, ///< A plan failed verification: a bug, never output.
+};
+
+struct Command {
+  llvm::cl::SubCommand &subcommand;
+  int (*run)();
+};
+
+extern llvm::cl::SubCommand solveCommand;
+int runSolve();
+extern llvm::cl::SubCommand buffersCommand;
+int runBuffers();
+extern llvm::cl::SubCommand planCommand;
+int runPlan();
+extern llvm::cl::SubCommand inspectCommand;
+int runInspect();
+extern llvm::cl::SubCommand checkHeapCommand;
+int runCheckHeap();
+
+/// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
+int fail(ExitCode code, const llvm::Twine &message);
+/// The same for an llvm::Error (consumed).
+int fail(ExitCode code, llvm::Error error);
+
+} // namespace coreai::cli
+
+#endif // COREAI_PLAN_TOOLS_COMMANDS_H

@@ -1,0 +1,51 @@
+//===- main.cpp - The coreai-plan command-line tool -----------------------===//
+#include "Commands.h"
+
+#include "coreai-plan/Version.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace coreai::cli {
+
+int fail(ExitCode code, const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "coreai-plan") << message << "\n";
+  return code;
+}
+
+int fail(ExitCode code, llvm::Error error) {
+  return fail(code, llvm::toString(std::move(error)));
+}
+
+} // namespace coreai::cli
+
+int main(int argc, char **argv) {
+  using namespace coreai::cli;
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "coreai-plan " << COREAI_PLAN_VERSION << " (MLIR/LLVM "
+       << LLVM_VERSION_STRING << ")\n";
+  });
+  const Command commands[] = {
+      {solveCommand, runSolve},         {buffersCommand, runBuffers},
+      {planCommand, runPlan},           {inspectCommand, runInspect},
+      {checkHeapCommand, runCheckHeap},
+  };
+  // libLLVM registers hundreds of codegen options; users only need ours.
+  for (auto &[name, option] :
+       llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel()))
+    if (name != "help" && name != "version")
+      option->setHiddenFlag(llvm::cl::ReallyHidden);
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "coreai-plan: ahead-of-time memory planner for on-device ML "
+          "bundles\n\n  Run `coreai-plan <subcommand> --help` for details.\n",
+          &llvm::errs()))
+    return InputError;
+  for (const Command &command : commands)
+    if (command.subcommand)
+      return command.run();
+  llvm::errs() << "coreai-plan: no subcommand given; see --help\n";
+  return InputError;
+}
