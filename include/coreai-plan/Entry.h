@@ -1,0 +1,45 @@
+//===- Entry.h - One planned entry point at one chunk size -----*- C++ -*-===//
+//
+// What the manifest, the tables and the pictures need to know about a plan,
+// without any MLIR: the buffer problem, where each buffer came from in the
+// graph, and the verified plan.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_ENTRY_H
+#define COREAI_PLAN_ENTRY_H
+
+#include "coreai-plan/Problem.h"
+
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// Where a buffer comes from in the source graph.
+struct BufferOrigin {
+  /// The SSA name of the root value as printed (`%30`, `%52#1`), or for
+  /// memref.alloc the allocation's result name.
+  std::string value;
+  /// The producing op's name (`torch.aten.mm`, `tosa.matmul`).
+  std::string op;
+  /// The op's source location as `file:line:col`, or a printed Location.
+  std::string location;
+  /// Values that are views of this buffer (reported, not planned).
+  int64_t viewCount = 0;
+};
+
+/// One function planned at one chunk size S.
+struct PlannedEntry {
+  std::string entry;  ///< function symbol name, without '@'
+  int64_t chunk = 0;  ///< sequence length S (0 if the graph has none)
+  BufferProblem problem;
+  std::vector<BufferOrigin> origins; ///< parallel to problem.buffers
+  Plan plan;                         ///< verified
+  int64_t alignment = 1;
+  /// Bytes in-place reuse saved against planning without it (0 when off).
+  int64_t inPlaceSavedBytes = 0;
+};
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_ENTRY_H

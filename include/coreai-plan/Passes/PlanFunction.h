@@ -1,0 +1,60 @@
+//===- PlanFunction.h - Liveness and planning of one function ---*- C++ -*-===//
+//
+// The bridge between the IR and the core: computeBuffers() turns a
+// func.func into a BufferProblem (rules in docs/LIVENESS.md), planFunction()
+// solves and verifies it and writes the plan into the IR as attributes.
+// Both the coreai-plan-buffers pass and the coreai-plan CLI call these.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PASSES_PLANFUNCTION_H
+#define COREAI_PLAN_PASSES_PLANFUNCTION_H
+
+#include "coreai-plan/Entry.h"
+#include "coreai-plan/Solve.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace coreai {
+
+struct LivenessOptions {
+  /// Every buffer offset is a multiple of this (power of two).
+  int64_t alignment = 64;
+  /// Elementwise ops may write into an operand's buffer that dies there.
+  bool inPlace = false;
+  /// Put returned values in the scratch heap too (some runtimes want it).
+  bool outputsInHeap = false;
+};
+
+/// The buffers of one function and, per buffer, the values that live in it
+/// (the root first, then its views and in-place successors).
+struct FunctionBuffers {
+  BufferProblem problem;
+  std::vector<BufferOrigin> origins;
+  std::vector<llvm::SmallVector<mlir::Value, 1>> values;
+  int64_t inPlaceSavedBytes = 0;
+};
+
+/// Emits a diagnostic at the offending op and fails on input it cannot size
+/// (dynamic dims, unknown element types, non-tensor results it cannot
+/// treat as external).
+mlir::FailureOr<FunctionBuffers>
+computeBuffers(mlir::func::FuncOp func, const LivenessOptions &options);
+
+struct FunctionPlanOptions {
+  LivenessOptions liveness;
+  SolveOptions solve;
+  /// Fail at the function's location when its heap exceeds this (0: none).
+  int64_t maxHeap = 0;
+  int64_t chunk = 0; ///< recorded in the PlannedEntry
+};
+
+/// computeBuffers + solve + verify + annotate `func` with coreai.* attrs.
+mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
+                                           const FunctionPlanOptions &options);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PASSES_PLANFUNCTION_H
