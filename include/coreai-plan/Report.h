@@ -1,0 +1,50 @@
+//===- Report.h - Pictures and explanations of plans ------------*- C++ -*-===//
+//
+// Turns verified plans into what people read when they debug a heap: an SVG
+// of the heap over time, a self-contained HTML page of a whole bundle, and
+// an explanation of where the peak is and how it grows with S. Plain data
+// in, text out; nothing here knows about MLIR.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_REPORT_H
+#define COREAI_PLAN_REPORT_H
+
+#include "coreai-plan/Entry.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// The time with the most live bytes (the earliest such) and those bytes.
+struct Peak {
+  int64_t time = 0;
+  int64_t liveBytes = 0;
+  /// Indices of the buffers live at `time`, largest first.
+  std::vector<size_t> buffers;
+};
+Peak findPeak(const BufferProblem &problem);
+
+/// The heap as a picture: op position on x, address on y, one rectangle per
+/// buffer coloured by producing op, heap total and lower bound as lines,
+/// the peak time marked, a hover title per buffer. Standalone SVG 1.1.
+std::string renderHeapSvg(const PlannedEntry &entry);
+
+/// One offline HTML page: every entry's heap picture side by side and, per
+/// entry point, its heap and lower bound as a function of S.
+std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
+                             llvm::StringRef title);
+
+/// Where the peak is, what is live there, how each entry point's peak grows
+/// with S, and how much of the heap is lost to fragmentation.
+std::string explainPlans(llvm::ArrayRef<PlannedEntry> entries);
+
+/// Escapes &, <, >, " and ' for XML text and attribute values.
+std::string escapeXml(llvm::StringRef text);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_REPORT_H

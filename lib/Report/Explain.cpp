@@ -1,0 +1,138 @@
+//===- Explain.cpp - Why the heap is as big as it is ----------------------===//
+//
+// Answers the questions asked when a heap overflows: which op is at the
+// peak, which buffers are live there, which of them grow with S and by how
+// much, and how much of the heap is packing loss rather than live data.
+//
+//===----------------------------------------------------------------------===//
+#include "Format.h"
+#include "coreai-plan/Report.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace coreai {
+namespace {
+
+using report::humanBytes;
+
+constexpr size_t shownPeakBuffers = 12;
+
+const BufferOrigin *originOf(const PlannedEntry &entry, size_t index) {
+  return index < entry.origins.size() ? &entry.origins[index] : nullptr;
+}
+
+std::string nameOf(const PlannedEntry &entry, size_t index) {
+  const BufferOrigin *origin = originOf(entry, index);
+  return origin && !origin->value.empty() ? origin->value
+                                          : entry.problem.buffers[index].id;
+}
+
+/// The op at the peak is the producer of a buffer born there: the live
+/// bytes can only reach a maximum where a buffer starts.
+const BufferOrigin *opAtPeak(const PlannedEntry &entry, const Peak &peak) {
+  for (size_t index : peak.buffers)
+    if (entry.problem.buffers[index].start == peak.time)
+      return originOf(entry, index);
+  return nullptr;
+}
+
+void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  const Plan &plan = entry.plan;
+  int64_t loss = plan.heap - plan.lowerBound;
+  os << llvm::formatv("@{0} at S={1}: heap {2} bytes ({3}), lower bound {4} "
+                      "bytes, {5} buffers\n",
+                      entry.entry, entry.chunk, plan.heap,
+                      humanBytes(plan.heap), plan.lowerBound,
+                      entry.problem.buffers.size());
+  os << llvm::formatv("  fragmentation: {0} bytes ({1:F2}% of the heap)\n",
+                      loss, plan.heap ? 100.0 * double(loss) / plan.heap : 0.0);
+  Peak peak = findPeak(entry.problem);
+  const BufferOrigin *peakOp = opAtPeak(entry, peak);
+  os << llvm::formatv("  peak at op {0}", peak.time);
+  if (peakOp)
+    os << " (" << peakOp->op << ", " << peakOp->location << ")";
+  os << llvm::formatv(": {0} bytes live in {1} buffers\n", peak.liveBytes,
+                      peak.buffers.size());
+  os << llvm::formatv("    {0,12} {1,7}  {2,-10} {3,-34} {4}\n", "bytes",
+                      "share", "value", "op", "live");
+  for (size_t i = 0; i < std::min(peak.buffers.size(), shownPeakBuffers);
+       ++i) {
+    size_t index = peak.buffers[i];
+    const Buffer &b = entry.problem.buffers[index];
+    const BufferOrigin *origin = originOf(entry, index);
+    os << llvm::formatv("    {0,12} {1,6:F1}%  {2,-10} {3,-34} [{4}, {5})\n",
+                        b.size,
+                        peak.liveBytes ? 100.0 * b.size / peak.liveBytes : 0.0,
+                        nameOf(entry, index), origin ? origin->op : "",
+                        b.start, b.end);
+  }
+  if (peak.buffers.size() > shownPeakBuffers)
+    os << llvm::formatv("    ... and {0} smaller buffers\n",
+                        peak.buffers.size() - shownPeakBuffers);
+}
+
+/// For one entry point planned at several S: how the heap and the buffers
+/// live at the largest S's peak scale from the smallest S.
+void explainGrowth(llvm::raw_ostream &os,
+                   llvm::ArrayRef<const PlannedEntry *> bySize) {
+  const PlannedEntry &small = *bySize.front(), &large = *bySize.back();
+  os << llvm::formatv("@{0} growth with S:", large.entry);
+  for (const PlannedEntry *e : bySize)
+    os << llvm::formatv(" S={0}: {1}", e->chunk, e->plan.heap);
+  os << llvm::formatv("  (x{0:F2} from S={1} to S={2})\n",
+                      small.plan.heap
+                          ? double(large.plan.heap) / small.plan.heap
+                          : 0.0,
+                      small.chunk, large.chunk);
+  llvm::StringMap<int64_t> smallSize;
+  for (size_t i = 0; i < small.problem.buffers.size(); ++i)
+    smallSize[nameOf(small, i)] = small.problem.buffers[i].size;
+  Peak peak = findPeak(large.problem);
+  size_t scaling = 0;
+  for (size_t index : peak.buffers) {
+    auto it = smallSize.find(nameOf(large, index));
+    if (it == smallSize.end() ||
+        it->second == large.problem.buffers[index].size)
+      continue;
+    if (scaling++ < shownPeakBuffers)
+      os << llvm::formatv("    {0,-10} {1,-34} {2} -> {3} bytes (x{4:F1})\n",
+                          nameOf(large, index),
+                          originOf(large, index) ? originOf(large, index)->op
+                                                 : "",
+                          it->second, large.problem.buffers[index].size,
+                          double(large.problem.buffers[index].size) /
+                              it->second);
+  }
+  os << llvm::formatv("  {0} of the {1} buffers live at the S={2} peak "
+                      "scale with S\n",
+                      scaling, peak.buffers.size(), large.chunk);
+}
+
+} // namespace
+
+std::string explainPlans(llvm::ArrayRef<PlannedEntry> entries) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::MapVector<llvm::StringRef, std::vector<const PlannedEntry *>> groups;
+  for (const PlannedEntry &entry : entries) {
+    explainEntry(os, entry);
+    groups[entry.entry].push_back(&entry);
+  }
+  for (auto &[name, group] : groups) {
+    if (group.size() < 2)
+      continue;
+    std::stable_sort(group.begin(), group.end(),
+                     [](const PlannedEntry *a, const PlannedEntry *b) {
+                       return a->chunk < b->chunk;
+                     });
+    explainGrowth(os, group);
+  }
+  return text;
+}
+
+} // namespace coreai

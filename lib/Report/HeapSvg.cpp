@@ -1,0 +1,179 @@
+//===- HeapSvg.cpp - The heap of one plan as an SVG picture ---------------===//
+//
+// Time runs left to right, addresses bottom to top, so a buffer is a
+// rectangle and a good plan looks like a tightly filled box under the
+// lower-bound line.
+//
+//===----------------------------------------------------------------------===//
+#include "Format.h"
+#include "coreai-plan/Report.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+namespace coreai {
+namespace {
+
+using report::colourFor;
+using report::humanBytes;
+
+constexpr double plotLeft = 96, plotTop = 48, plotWidth = 880,
+                 plotHeight = 420, legendWidth = 230;
+constexpr double totalWidth = plotLeft + plotWidth + 24 + legendWidth;
+constexpr double totalHeight = plotTop + plotHeight + 56;
+
+/// Maps op positions and byte addresses to picture coordinates.
+class Axes {
+public:
+  Axes(int64_t timeSpan, int64_t addressSpan)
+      : timeSpan(std::max<int64_t>(timeSpan, 1)),
+        addressSpan(std::max<int64_t>(addressSpan, 1)) {}
+  double x(int64_t time) const {
+    return plotLeft + plotWidth * double(time) / double(timeSpan);
+  }
+  double y(int64_t address) const {
+    return plotTop + plotHeight - plotHeight * double(address) /
+                                      double(addressSpan);
+  }
+  int64_t timeSpan, addressSpan;
+};
+
+void writeHorizontalLine(llvm::raw_ostream &os, const Axes &axes,
+                         int64_t address, llvm::StringRef cssClass,
+                         llvm::StringRef label) {
+  double y = axes.y(address);
+  os << llvm::formatv("<line class=\"{0}\" x1=\"{1:F1}\" y1=\"{2:F1}\" "
+                      "x2=\"{3:F1}\" y2=\"{2:F1}\"/>\n",
+                      cssClass, plotLeft, y, plotLeft + plotWidth);
+  os << llvm::formatv("<text class=\"{0}-label\" x=\"{1:F1}\" y=\"{2:F1}\" "
+                      "text-anchor=\"end\">{3}</text>\n",
+                      cssClass, plotLeft + plotWidth - 4, y - 4,
+                      escapeXml(label));
+}
+
+void writeAxes(llvm::raw_ostream &os, const Axes &axes) {
+  os << llvm::formatv("<rect class=\"frame\" x=\"{0}\" y=\"{1}\" "
+                      "width=\"{2}\" height=\"{3}\"/>\n",
+                      plotLeft, plotTop, plotWidth, plotHeight);
+  for (int i = 0; i <= 4; ++i) {
+    int64_t address = axes.addressSpan * i / 4;
+    os << llvm::formatv("<text class=\"tick\" x=\"{0:F1}\" y=\"{1:F1}\" "
+                        "text-anchor=\"end\">{2}</text>\n",
+                        plotLeft - 6, axes.y(address) + 4,
+                        humanBytes(address));
+    int64_t time = axes.timeSpan * i / 4;
+    os << llvm::formatv("<text class=\"tick\" x=\"{0:F1}\" y=\"{1:F1}\" "
+                        "text-anchor=\"middle\">{2}</text>\n",
+                        axes.x(time), plotTop + plotHeight + 16, time);
+  }
+  os << llvm::formatv("<text class=\"axis\" x=\"{0:F1}\" y=\"{1:F1}\" "
+                      "text-anchor=\"middle\">op position (time)</text>\n",
+                      plotLeft + plotWidth / 2, plotTop + plotHeight + 36);
+  os << llvm::formatv("<text class=\"axis\" x=\"16\" y=\"{0:F1}\" "
+                      "transform=\"rotate(-90 16 {0:F1})\" "
+                      "text-anchor=\"middle\">heap address</text>\n",
+                      plotTop + plotHeight / 2);
+}
+
+void writeBuffers(llvm::raw_ostream &os, const PlannedEntry &entry,
+                  const Axes &axes) {
+  const BufferProblem &problem = entry.problem;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    const BufferOrigin *origin =
+        i < entry.origins.size() ? &entry.origins[i] : nullptr;
+    llvm::StringRef op = origin ? llvm::StringRef(origin->op) : "";
+    int64_t offset = entry.plan.offsets[i];
+    double x = axes.x(b.start), y = axes.y(offset + b.size);
+    double width = std::max(axes.x(b.end) - x, 0.6);
+    double height = std::max(axes.y(offset) - y, 0.6);
+    std::string title = llvm::formatv(
+        "{0} = {1}\n{2} bytes at offset {3}\nlive [{4}, {5})\n{6}",
+        origin ? origin->value : b.id, op, b.size, offset, b.start, b.end,
+        origin ? origin->location : "");
+    os << llvm::formatv("<rect class=\"buf\" x=\"{0:F2}\" y=\"{1:F2}\" "
+                        "width=\"{2:F2}\" height=\"{3:F2}\" fill=\"{4}\">"
+                        "<title>{5}</title></rect>\n",
+                        x, y, width, height, colourFor(op), escapeXml(title));
+  }
+}
+
+void writeLegend(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  llvm::StringMap<int64_t> bytesByOp;
+  for (size_t i = 0; i < entry.origins.size(); ++i)
+    bytesByOp[entry.origins[i].op] += entry.problem.buffers[i].size;
+  std::vector<std::pair<std::string, int64_t>> ops;
+  for (const auto &item : bytesByOp)
+    ops.emplace_back(item.getKey().str(), item.getValue());
+  std::sort(ops.begin(), ops.end(), [](const auto &a, const auto &b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  double x = plotLeft + plotWidth + 24, y = plotTop;
+  os << llvm::formatv("<text class=\"axis\" x=\"{0}\" y=\"{1}\">"
+                      "op kind (bytes produced)</text>\n",
+                      x, y + 4);
+  for (size_t i = 0; i < std::min<size_t>(ops.size(), 16); ++i) {
+    double rowY = y + 20 + 20 * double(i);
+    os << llvm::formatv("<rect class=\"swatch\" x=\"{0}\" y=\"{1}\" "
+                        "width=\"12\" height=\"12\" fill=\"{2}\"/>"
+                        "<text class=\"legend\" x=\"{3}\" y=\"{4}\">{5} "
+                        "({6})</text>\n",
+                        x, rowY - 10, colourFor(ops[i].first), x + 18, rowY,
+                        escapeXml(ops[i].first), humanBytes(ops[i].second));
+  }
+}
+
+} // namespace
+
+std::string renderHeapSvg(const PlannedEntry &entry) {
+  const BufferProblem &problem = entry.problem;
+  int64_t timeSpan = 0;
+  for (const Buffer &b : problem.buffers)
+    timeSpan = std::max(timeSpan, b.end);
+  Axes axes(timeSpan, std::max(entry.plan.heap, entry.plan.lowerBound) * 21 /
+                          20);
+  Peak peak = findPeak(problem);
+
+  std::string svg;
+  llvm::raw_string_ostream os(svg);
+  os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                      "class=\"heap\" width=\"{0}\" height=\"{1}\" "
+                      "viewBox=\"0 0 {0} {1}\">\n",
+                      totalWidth, totalHeight);
+  os << "<style>.frame{fill:#fbfbfb;stroke:#999}.buf{stroke:#333;"
+        "stroke-width:0.2}.heap-total{stroke:#c00;stroke-width:1.5}"
+        ".lower-bound{stroke:#06c;stroke-width:1.2;stroke-dasharray:6 4}"
+        ".peak{stroke:#e80;stroke-width:1.2;stroke-dasharray:3 3}"
+        "text{font:12px sans-serif;fill:#222}.tick{font-size:11px}"
+        ".title{font-size:15px;font-weight:bold}"
+        ".heap-total-label{fill:#c00}.lower-bound-label{fill:#06c}"
+        ".peak-label{fill:#b60}</style>\n";
+  os << llvm::formatv(
+      "<text class=\"title\" x=\"{0}\" y=\"24\">@{1} at S={2}: heap {3} "
+      "({4} bytes), lower bound {5}, {6} buffers, {7}</text>\n",
+      plotLeft, escapeXml(entry.entry), entry.chunk,
+      humanBytes(entry.plan.heap), entry.plan.heap,
+      humanBytes(entry.plan.lowerBound), problem.buffers.size(),
+      escapeXml(entry.plan.algorithm));
+  writeAxes(os, axes);
+  writeBuffers(os, entry, axes);
+  writeHorizontalLine(os, axes, entry.plan.heap, "heap-total",
+                      "heap " + humanBytes(entry.plan.heap));
+  writeHorizontalLine(os, axes, entry.plan.lowerBound, "lower-bound",
+                      "lower bound " + humanBytes(entry.plan.lowerBound));
+  double peakX = axes.x(peak.time);
+  os << llvm::formatv("<line class=\"peak\" x1=\"{0:F1}\" y1=\"{1}\" "
+                      "x2=\"{0:F1}\" y2=\"{2}\"/>\n"
+                      "<text class=\"peak-label\" x=\"{0:F1}\" y=\"{3}\" "
+                      "text-anchor=\"middle\">peak at op {4}</text>\n",
+                      peakX, plotTop, plotTop + plotHeight, plotTop - 6,
+                      peak.time);
+  writeLegend(os, entry);
+  os << "</svg>\n";
+  return svg;
+}
+
+} // namespace coreai
