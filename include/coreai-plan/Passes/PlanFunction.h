@@ -28,12 +28,18 @@ struct LivenessOptions {
   bool outputsInHeap = false;
 };
 
-/// The buffers of one function and, per buffer, the values that live in it
-/// (the root first, then its views and in-place successors).
+/// The buffers of one function and, per buffer, the values that live in it:
+/// first the `owners[b]` values that hold its bytes (the root, then the
+/// results written over it in place, in program order), then its views.
+/// All three vectors are parallel to problem.buffers, in program order.
 struct FunctionBuffers {
   BufferProblem problem;
   std::vector<BufferOrigin> origins;
   std::vector<llvm::SmallVector<mlir::Value, 1>> values;
+  std::vector<unsigned> owners;
+  /// Bytes of the results in-place reuse put into an operand's buffer
+  /// instead of a buffer of their own (0 without the option). The heap
+  /// saving is smaller or equal; planFunction measures it.
   int64_t inPlaceSavedBytes = 0;
 };
 
@@ -51,9 +57,21 @@ struct FunctionPlanOptions {
   int64_t chunk = 0; ///< recorded in the PlannedEntry
 };
 
-/// computeBuffers + solve + verify + annotate `func` with coreai.* attrs.
+/// Why planFunction failed; the diagnostic itself went to the context.
+enum class PlanFailure {
+  BadInput,  ///< The function cannot be planned (dynamic dims, bad types).
+  OverLimit, ///< The heap is above FunctionPlanOptions::maxHeap.
+  Internal,  ///< The solver's plan failed verification: a bug.
+};
+
+/// computeBuffers + solve + verify + annotate `func` with coreai.* attrs
+/// (names and meaning in docs/LIVENESS.md). With in-place reuse on, the
+/// function is also planned without it to measure the saving. On failure
+/// an error is emitted at the function or the op, and `why` (if given)
+/// says which kind it was.
 mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
-                                           const FunctionPlanOptions &options);
+                                           const FunctionPlanOptions &options,
+                                           PlanFailure *why = nullptr);
 
 } // namespace coreai
 
