@@ -1,0 +1,80 @@
+//===- Manifest.h - The heap-size manifest of a bundle ----------*- C++ -*-===//
+//
+// What `coreai-plan plan` writes and `inspect` / `check-heap` read: every
+// entry point of a bundle at every chunk size with its verified plan, and
+// the one heap size the bundle must carry. Two encodings of one model:
+// FlatBuffers (lib/Manifest/plan_manifest.fbs) for runtimes and JSON for
+// people and scripts; both are documented in docs/MANIFEST.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_MANIFEST_H
+#define COREAI_PLAN_MANIFEST_H
+
+#include "coreai-plan/Entry.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// Bumped whenever a reader of the previous version would misread a file.
+constexpr uint32_t kManifestFormatVersion = 1;
+
+struct ManifestTarget {
+  std::string name;
+  int64_t alignment = 1;
+  int64_t heapLimit = 0; ///< 0: unlimited
+};
+
+/// One planned entry point at one S, as recorded. Solver time is left out
+/// on purpose: the same input must give byte-identical manifests.
+struct ManifestEntry {
+  PlannedEntry planned;
+  /// The function's name in MODEL.planned.mlir (`main__s16`).
+  std::string plannedFunction;
+};
+
+struct Manifest {
+  uint32_t formatVersion = kManifestFormatVersion;
+  std::string toolVersion;
+  ManifestTarget target;
+  std::string inputFile;   ///< file name of the graph, without directories
+  std::string inputSha256; ///< lower-case hex SHA-256 of the graph's bytes
+  int64_t bundleHeap = 0;  ///< max over entries of their heap
+  std::vector<ManifestEntry> entries;
+};
+
+/// The heap every entry of a bundle fits into: the largest entry heap.
+int64_t bundleHeapOf(const std::vector<ManifestEntry> &entries);
+
+/// Lower-case hex SHA-256 of `bytes`.
+std::string sha256Hex(llvm::StringRef bytes);
+
+/// FlatBuffers encoding (file identifier "CAPM").
+std::string writeManifestBinary(const Manifest &manifest);
+/// Rejects, naming `source`: a file that is not a manifest, a truncated or
+/// corrupt one (flatbuffers::Verifier), and one of another format version.
+llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
+                                            llvm::StringRef source);
+
+/// JSON encoding: the same content, keys in a fixed order.
+llvm::json::Value manifestToJson(const Manifest &manifest);
+/// Pretty-printed JSON text ending in a newline.
+std::string writeManifestJson(const Manifest &manifest);
+llvm::Expected<Manifest> readManifestJson(llvm::StringRef text,
+                                          llvm::StringRef source);
+
+/// Reads either encoding: JSON if the first non-blank byte is '{'.
+llvm::Expected<Manifest> readManifest(llvm::StringRef bytes,
+                                      llvm::StringRef source);
+/// Reads a file with readManifest(); errors name the path.
+llvm::Expected<Manifest> readManifestFile(llvm::StringRef path);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_MANIFEST_H

@@ -1,0 +1,54 @@
+//===- Target.h - Where a plan is meant to run ------------------*- C++ -*-===//
+//
+// A target is data, not code: targets/<name>.json in the source (or
+// install) tree describes the runtime's heap rules. See docs/MANIFEST.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_TARGET_H
+#define COREAI_PLAN_TARGET_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+struct Target {
+  std::string name;
+  std::string description;
+  /// Every buffer offset in the heap is a multiple of this (power of two).
+  int64_t alignment = 1;
+  /// Largest scratch heap the runtime can allocate, 0 when unlimited.
+  int64_t heapLimit = 0;
+  /// Op classes the runtime runs in place (output over a dying operand);
+  /// the only class the planner knows is "elementwise".
+  std::vector<std::string> inPlaceOpClasses;
+  /// The caller binds output / state buffers before the call, so they are
+  /// not placed in the scratch heap.
+  bool outputsBoundBeforeCall = true;
+  bool stateBoundBeforeCall = true;
+
+  bool runsInPlace(llvm::StringRef opClass) const;
+};
+
+/// Parses a target description; errors name `source` and the bad field.
+llvm::Expected<Target> parseTarget(llvm::StringRef json,
+                                   llvm::StringRef source);
+
+/// The directory targets are read from unless the user names another:
+/// the source tree's targets/ (a compile-time path).
+llvm::StringRef defaultTargetsDir();
+
+/// Names of the targets in `dir` (every `<name>.json`), sorted.
+std::vector<std::string> knownTargets(llvm::StringRef dir);
+
+/// Loads `<dir>/<name>.json`. An unknown name is an error listing the
+/// known targets.
+llvm::Expected<Target> loadTarget(llvm::StringRef name, llvm::StringRef dir);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_TARGET_H

@@ -1,0 +1,102 @@
+//===- Manifest.cpp - Encoding-independent parts of the manifest ----------===//
+#include "ManifestCheck.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SHA256.h"
+
+#include <algorithm>
+
+namespace coreai {
+
+int64_t bundleHeapOf(const std::vector<ManifestEntry> &entries) {
+  int64_t heap = 0;
+  for (const ManifestEntry &entry : entries)
+    heap = std::max(heap, entry.planned.plan.heap);
+  return heap;
+}
+
+std::string sha256Hex(llvm::StringRef bytes) {
+  auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+llvm::Expected<Manifest> readManifest(llvm::StringRef bytes,
+                                      llvm::StringRef source) {
+  if (bytes.ltrim().starts_with("{"))
+    return readManifestJson(bytes, source);
+  return readManifestBinary(bytes, source);
+}
+
+llvm::Expected<Manifest> readManifestFile(llvm::StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return llvm::createStringError(file.getError(), "cannot read '%s': %s",
+                                   path.str().c_str(),
+                                   file.getError().message().c_str());
+  return readManifest((*file)->getBuffer(), path);
+}
+
+namespace detail {
+
+llvm::Error versionMismatch(llvm::StringRef source, uint64_t version) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("{0}: manifest format version {1} is not supported (this "
+                    "coreai-plan reads version {2}); re-run `coreai-plan "
+                    "plan` with this version",
+                    source, version, kManifestFormatVersion)
+          .str());
+}
+
+static bool isPowerOfTwo(int64_t value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+static llvm::Error invalid(llvm::StringRef source, const llvm::Twine &what) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 source + ": invalid manifest: " + what);
+}
+
+static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
+  std::string where = llvm::formatv("entry '{0}' S={1}", e.entry, e.chunk);
+  if (e.entry.empty())
+    return invalid(source, "an entry has no name");
+  if (e.chunk < 0 || e.plan.heap < 0 || e.plan.lowerBound < 0)
+    return invalid(source, where + ": negative chunk, heap or lower bound");
+  if (!isPowerOfTwo(e.alignment))
+    return invalid(source, where + ": alignment is not a power of two");
+  for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
+    const Buffer &b = e.problem.buffers[i];
+    int64_t offset = e.plan.offsets[i];
+    if (b.size < 0 || offset < 0 || b.start < 0 || b.end < b.start ||
+        !isPowerOfTwo(b.alignment))
+      return invalid(source,
+                     llvm::formatv("{0}: buffer '{1}': offset {2} size {3} "
+                                   "alignment {4} interval [{5}, {6})",
+                                   where, b.id, offset, b.size, b.alignment,
+                                   b.start, b.end)
+                         .str());
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
+  if (!isPowerOfTwo(manifest.target.alignment))
+    return invalid(source, "target alignment is not a power of two");
+  for (const ManifestEntry &entry : manifest.entries)
+    if (llvm::Error error = checkEntry(entry.planned, source))
+      return error;
+  int64_t expected = bundleHeapOf(manifest.entries);
+  if (manifest.bundleHeap != expected)
+    return invalid(source, llvm::formatv("bundle heap {0} is not the largest "
+                                         "entry heap {1}",
+                                         manifest.bundleHeap, expected)
+                               .str());
+  return llvm::Error::success();
+}
+
+} // namespace detail
+} // namespace coreai

@@ -1,0 +1,132 @@
+//===- ManifestBinary.cpp - FlatBuffers encoding of the manifest ----------===//
+#include "ManifestCheck.h"
+
+#include "coreai-plan/Manifest/plan_manifest_generated.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+namespace coreai {
+namespace {
+
+flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
+                                          const ManifestEntry &entry) {
+  const PlannedEntry &e = entry.planned;
+  std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
+  buffers.reserve(e.problem.buffers.size());
+  for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
+    const Buffer &b = e.problem.buffers[i];
+    const BufferOrigin &origin = e.origins[i];
+    buffers.push_back(fb::CreateBufferDirect(
+        fbb, b.id.c_str(), origin.value.c_str(), origin.op.c_str(),
+        origin.location.c_str(), e.plan.offsets[i], b.size, b.alignment,
+        b.start, b.end, origin.viewCount));
+  }
+  return fb::CreateEntryDirect(
+      fbb, e.entry.c_str(), e.chunk, entry.plannedFunction.c_str(),
+      e.plan.heap, e.alignment, e.plan.lowerBound, e.plan.optimal,
+      e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers);
+}
+
+std::string str(const flatbuffers::String *s) {
+  return s ? s->str() : std::string();
+}
+
+ManifestEntry readEntry(const fb::Entry &in) {
+  ManifestEntry entry;
+  entry.plannedFunction = str(in.planned_function());
+  PlannedEntry &e = entry.planned;
+  e.entry = str(in.entry());
+  e.chunk = in.chunk();
+  e.alignment = in.alignment();
+  e.inPlaceSavedBytes = in.in_place_saved_bytes();
+  e.plan.heap = in.heap();
+  e.plan.lowerBound = in.lower_bound();
+  e.plan.optimal = in.optimal();
+  e.plan.algorithm = str(in.solver());
+  if (const auto *buffers = in.buffers()) {
+    for (const fb::Buffer *b : *buffers) {
+      e.problem.buffers.push_back(
+          {str(b->id()), b->start(), b->end(), b->size(), b->alignment()});
+      e.origins.push_back({str(b->value()), str(b->op()), str(b->location()),
+                           b->view_count()});
+      e.plan.offsets.push_back(b->offset());
+    }
+  }
+  return entry;
+}
+
+llvm::Error corrupt(llvm::StringRef source, llvm::StringRef why) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("{0}: not a valid coreai-plan manifest ({1})", source, why)
+          .str());
+}
+
+} // namespace
+
+std::string writeManifestBinary(const Manifest &manifest) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<fb::Entry>> entries;
+  for (const ManifestEntry &entry : manifest.entries)
+    entries.push_back(writeEntry(fbb, entry));
+  auto target = fb::CreateTargetDirect(fbb, manifest.target.name.c_str(),
+                                       manifest.target.alignment,
+                                       manifest.target.heapLimit);
+  auto root = fb::CreateManifestDirect(
+      fbb, manifest.formatVersion, manifest.toolVersion.c_str(), target,
+      manifest.inputFile.c_str(), manifest.inputSha256.c_str(),
+      manifest.bundleHeap, &entries);
+  // The size prefix lets a reader tell a truncated file from a complete
+  // one even when only trailing padding is missing.
+  fb::FinishSizePrefixedManifestBuffer(fbb, root);
+  return std::string(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
+                     fbb.GetSize());
+}
+
+llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
+                                            llvm::StringRef source) {
+  const auto *data = reinterpret_cast<const uint8_t *>(bytes.data());
+  constexpr size_t prefix = sizeof(flatbuffers::uoffset_t);
+  if (bytes.size() < prefix + 8 ||
+      !fb::SizePrefixedManifestBufferHasIdentifier(data))
+    return corrupt(source, "no 'CAPM' file identifier; truncated or another "
+                           "kind of file");
+  size_t recorded = flatbuffers::GetPrefixedSize(data);
+  if (recorded + prefix != bytes.size())
+    return corrupt(source, llvm::formatv("truncated or padded: {0} bytes "
+                                         "recorded, {1} present",
+                                         recorded + prefix, bytes.size())
+                               .str());
+  // Field 0 is the version in every schema version: read it alone first so
+  // that a newer file is reported as such rather than as corrupt.
+  flatbuffers::Verifier versionVerifier(data, bytes.size());
+  if (!versionVerifier.VerifySizePrefixedBuffer<fb::ManifestVersion>("CAPM"))
+    return corrupt(source, "corrupt header");
+  uint32_t version =
+      flatbuffers::GetSizePrefixedRoot<fb::ManifestVersion>(data)
+          ->format_version();
+  if (version != kManifestFormatVersion)
+    return detail::versionMismatch(source, version);
+  flatbuffers::Verifier verifier(data, bytes.size());
+  if (!fb::VerifySizePrefixedManifestBuffer(verifier))
+    return corrupt(source, "corrupt tables");
+
+  const fb::Manifest *in = fb::GetSizePrefixedManifest(data);
+  Manifest manifest;
+  manifest.formatVersion = in->format_version();
+  manifest.toolVersion = str(in->tool_version());
+  if (const fb::Target *target = in->target())
+    manifest.target = {str(target->name()), target->alignment(),
+                       target->heap_limit()};
+  manifest.inputFile = str(in->input_file());
+  manifest.inputSha256 = str(in->input_sha256());
+  manifest.bundleHeap = in->bundle_heap();
+  if (const auto *entries = in->entries())
+    for (const fb::Entry *entry : *entries)
+      manifest.entries.push_back(readEntry(*entry));
+  if (llvm::Error error = detail::checkManifest(manifest, source))
+    return error;
+  return manifest;
+}
+
+} // namespace coreai

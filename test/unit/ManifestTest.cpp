@@ -1,0 +1,130 @@
+//===- ManifestTest.cpp - Manifest encodings agree and reject bad files ---===//
+#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Verify.h"
+
+#include <catch2/catch.hpp>
+
+using namespace coreai;
+
+namespace {
+
+PlannedEntry makeEntry(std::string name, int64_t chunk, int64_t scale) {
+  PlannedEntry e;
+  e.entry = std::move(name);
+  e.chunk = chunk;
+  e.alignment = 64;
+  e.problem.buffers = {{"b0", 0, 2, 100 * scale, 64},
+                       {"b1", 1, 3, 64 * scale, 64},
+                       {"b2", 2, 4, 10 * scale, 64}};
+  e.origins = {{"%0", "torch.aten.mm", "m.mlir:3:5", 0},
+               {"%1#1", "torch.aten.add", "m.mlir:4:5", 2},
+               {"%2", "torch.aten.tanh", "", 0}};
+  e.plan.offsets = {0, alignTo(100 * scale, 64), 0};
+  e.plan.heap = heapOf(e.problem, e.plan.offsets);
+  e.plan.lowerBound = lowerBound(e.problem);
+  e.plan.optimal = e.plan.heap == e.plan.lowerBound;
+  e.plan.algorithm = "best-fit";
+  REQUIRE_FALSE(verifyPlan(e.problem, e.plan));
+  return e;
+}
+
+Manifest makeManifest() {
+  Manifest m;
+  m.toolVersion = "coreai-plan 0.1.0";
+  m.target = {"h18p", 256, 0};
+  m.inputFile = "bundle.mlir";
+  m.inputSha256 = sha256Hex("module {}");
+  m.entries = {{makeEntry("main", 1, 1), "main__s1"},
+               {makeEntry("prefill", 32, 32), "prefill__s32"}};
+  m.bundleHeap = bundleHeapOf(m.entries);
+  return m;
+}
+
+std::string errorOf(llvm::Expected<Manifest> result) {
+  REQUIRE_FALSE(bool(result));
+  return llvm::toString(result.takeError());
+}
+
+} // namespace
+
+TEST_CASE("bundle heap is the largest entry heap", "[manifest]") {
+  Manifest m = makeManifest();
+  CHECK(m.bundleHeap == m.entries[1].planned.plan.heap);
+  CHECK(m.bundleHeap > m.entries[0].planned.plan.heap);
+}
+
+TEST_CASE("sha256 matches a known digest", "[manifest]") {
+  CHECK(sha256Hex("abc") ==
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST_CASE("binary -> model -> JSON equals the model's JSON", "[manifest]") {
+  Manifest m = makeManifest();
+  std::string binary = writeManifestBinary(m);
+  auto back = readManifestBinary(binary, "m.manifest");
+  REQUIRE(bool(back));
+  CHECK(writeManifestJson(*back) == writeManifestJson(m));
+  CHECK(back->entries[1].planned.origins[1].value == "%1#1");
+  CHECK(back->entries[1].planned.origins[1].viewCount == 2);
+  CHECK(back->entries[1].plannedFunction == "prefill__s32");
+}
+
+TEST_CASE("JSON -> model -> binary equals the model's binary", "[manifest]") {
+  Manifest m = makeManifest();
+  auto back = readManifestJson(writeManifestJson(m), "plan.json");
+  REQUIRE(bool(back));
+  CHECK(writeManifestBinary(*back) == writeManifestBinary(m));
+  // readManifest tells the encodings apart.
+  auto viaJson = readManifest(writeManifestJson(m), "plan.json");
+  REQUIRE(bool(viaJson));
+  auto viaBinary = readManifest(writeManifestBinary(m), "plan.manifest");
+  REQUIRE(bool(viaBinary));
+  CHECK(writeManifestBinary(*viaJson) == writeManifestBinary(*viaBinary));
+}
+
+TEST_CASE("read plans still verify", "[manifest]") {
+  auto back = readManifestBinary(writeManifestBinary(makeManifest()), "m");
+  REQUIRE(bool(back));
+  for (const ManifestEntry &entry : back->entries)
+    CHECK_FALSE(verifyPlan(entry.planned.problem, entry.planned.plan));
+}
+
+TEST_CASE("every truncation of a manifest is rejected", "[manifest]") {
+  std::string binary = writeManifestBinary(makeManifest());
+  for (size_t size = 0; size < binary.size(); ++size) {
+    auto result = readManifestBinary(binary.substr(0, size), "t.manifest");
+    INFO("truncated to " << size << " of " << binary.size() << " bytes");
+    REQUIRE_FALSE(bool(result));
+    std::string message = llvm::toString(result.takeError());
+    CHECK_THAT(message, Catch::Contains("t.manifest: not a valid coreai-plan "
+                                        "manifest"));
+  }
+}
+
+TEST_CASE("another format version is named, not called corrupt",
+          "[manifest]") {
+  Manifest m = makeManifest();
+  m.formatVersion = kManifestFormatVersion + 1;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "v.manifest")),
+             Catch::Contains("v.manifest: manifest format version 2 is not "
+                             "supported"));
+  CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "v.json")),
+             Catch::Contains("v.json: manifest format version 2 is not "
+                             "supported"));
+}
+
+TEST_CASE("other files and inconsistent manifests are rejected",
+          "[manifest]") {
+  CHECK_THAT(errorOf(readManifest("module {}\n", "g.mlir")),
+             Catch::Contains("no 'CAPM' file identifier"));
+  CHECK_THAT(errorOf(readManifest("{\"format_version\": 1}", "x.json")),
+             Catch::Contains("x.json: invalid manifest"));
+  Manifest m = makeManifest();
+  m.bundleHeap -= 1;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "b")),
+             Catch::Contains("bundle heap"));
+  m = makeManifest();
+  m.entries[0].planned.problem.buffers[0].size = -1;
+  CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "n.json")),
+             Catch::Contains("buffer 'b0'"));
+}
