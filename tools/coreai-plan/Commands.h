@@ -37,6 +37,8 @@ extern llvm::cl::SubCommand inspectCommand;
 int runInspect();
 extern llvm::cl::SubCommand checkHeapCommand;
 int runCheckHeap();
+extern llvm::cl::SubCommand explainCommand;
+int runExplain();
 
 /// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
 int fail(ExitCode code, const llvm::Twine &message);

@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
   const Command commands[] = {
       {solveCommand, runSolve},         {buffersCommand, runBuffers},
       {planCommand, runPlan},           {inspectCommand, runInspect},
-      {checkHeapCommand, runCheckHeap},
+      {checkHeapCommand, runCheckHeap}, {explainCommand, runExplain},
   };
   // libLLVM registers hundreds of codegen options; users only need ours.
   for (auto &[name, option] :

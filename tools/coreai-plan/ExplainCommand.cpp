@@ -1,0 +1,54 @@
+//===- ExplainCommand.cpp - coreai-plan explain ---------------------------===//
+//
+// Reads a manifest and says why each heap is as big as it is: the op at
+// the peak, the buffers live there, their growth with S, fragmentation.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Report.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace coreai::cli {
+
+llvm::cl::SubCommand explainCommand(
+    "explain", "Explain where each planned heap peaks and how it grows "
+               "with S");
+
+namespace {
+llvm::cl::opt<std::string> manifestPath(llvm::cl::Positional,
+                                        llvm::cl::Required,
+                                        llvm::cl::desc("<plan.manifest>"),
+                                        llvm::cl::sub(explainCommand));
+llvm::cl::list<std::string>
+    entryFilter("entry", llvm::cl::desc("Only these entry points"),
+                llvm::cl::sub(explainCommand));
+llvm::cl::list<int64_t> chunkFilter("chunk",
+                                    llvm::cl::desc("Only these chunk sizes"),
+                                    llvm::cl::sub(explainCommand));
+
+template <typename T>
+bool accepts(const llvm::cl::list<T> &filter, const T &value) {
+  return filter.empty() || llvm::is_contained(filter, value);
+}
+} // namespace
+
+int runExplain() {
+  auto manifest = readManifestFile(manifestPath);
+  if (!manifest)
+    return fail(InputError, manifest.takeError());
+  std::vector<PlannedEntry> selected;
+  for (const ManifestEntry &entry : manifest->entries)
+    if (accepts(entryFilter, entry.planned.entry) &&
+        accepts(chunkFilter, entry.planned.chunk))
+      selected.push_back(entry.planned);
+  if (selected.empty())
+    return fail(InputError, "no entry point in '" + manifestPath +
+                                "' matches --entry/--chunk");
+  llvm::outs() << explainPlans(selected);
+  return Success;
+}
+
+} // namespace coreai::cli
