@@ -1,0 +1,309 @@
+//===- Liveness.cpp - From a func.func to a BufferProblem -----------------===//
+//
+// One pass over the function body in program order. Every value that has
+// memory belongs to a group: a root buffer and everything aliasing it
+// (views) or, with in-place reuse, written over it. A group lives from its
+// root's op to the last op using any of its values. Uses inside nested
+// regions count at the enclosing top-level op. The rules and why they are
+// sound are in docs/LIVENESS.md.
+//
+//===----------------------------------------------------------------------===//
+#include "OpClasses.h"
+
+#include "coreai-plan/Passes/PlanFunction.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Location.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+/// Where a group's bytes are.
+enum class Storage {
+  Heap,      ///< planned in the scratch heap
+  Outside,   ///< function arguments, returned values, memrefs we do not own
+  Constant,  ///< constant data
+  Undefined, ///< tensor.empty: no bytes anyone may read
+};
+
+struct Group {
+  Value root;
+  int64_t start = 0;
+  int64_t end = 0; ///< one past the last op using any of its values
+  int64_t size = 0;
+  Storage storage = Storage::Heap;
+  /// In-place reuse wrote this group's root over that group's bytes.
+  int64_t mergedInto = -1;
+};
+
+struct ValueInfo {
+  unsigned group;
+  bool isView;
+  /// Element i of the value is element i of its group's bytes.
+  bool keepsLayout;
+};
+
+class LivenessBuilder {
+public:
+  LivenessBuilder(func::FuncOp func, const LivenessOptions &options)
+      : func(func), options(options) {}
+
+  FailureOr<FunctionBuffers> run();
+
+private:
+  LogicalResult visitTopLevel(Operation *op, int64_t time);
+  LogicalResult defineResults(Operation *op, int64_t time);
+  void markReturnedOutside(Operation *terminator);
+  void reuseInPlace(Operation *op, int64_t time);
+  FunctionBuffers buildProblem();
+
+  unsigned newGroup(Value root, int64_t time, Storage storage,
+                    int64_t size = 0) {
+    groups.push_back({root, time, time + 1, size, storage, -1});
+    return groups.size() - 1;
+  }
+  unsigned find(unsigned group) const {
+    while (groups[group].mergedInto >= 0)
+      group = groups[group].mergedInto;
+    return group;
+  }
+  const ValueInfo *lookup(Value value) const {
+    auto it = info.find(value);
+    return it == info.end() ? nullptr : &it->second;
+  }
+
+  func::FuncOp func;
+  const LivenessOptions &options;
+  std::vector<Group> groups;
+  llvm::DenseMap<Value, ValueInfo> info;
+  /// Values with a group, in program order (roots before their views).
+  std::vector<Value> defined;
+  int64_t inPlaceSavedBytes = 0;
+};
+
+LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
+  // Uses first (an op never uses its own results), then definitions.
+  top->walk([&](Operation *op) {
+    if (onlyFrees(op))
+      return;
+    for (Value operand : op->getOperands())
+      if (const ValueInfo *used = lookup(operand)) {
+        Group &group = groups[used->group];
+        group.end = std::max(group.end, time + 1);
+      }
+  });
+  WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    return failed(defineResults(op, time)) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+    Value result = op->getResult(i);
+    FailureOr<ResultClass> cls = classifyResult(op, i);
+    if (failed(cls))
+      return failure();
+    ValueInfo value{0, false, true};
+    switch (cls->kind) {
+    case ResultKind::Scalar:
+      continue;
+    case ResultKind::View: {
+      const ValueInfo *source = lookup(cls->source);
+      if (!source) // a block argument of a nested region: not ours to track
+        continue;
+      value = {source->group, true, cls->keepsLayout && source->keepsLayout};
+      break;
+    }
+    case ResultKind::Buffer: {
+      FailureOr<int64_t> size = byteSize(op, result);
+      if (failed(size))
+        return failure();
+      value.group = newGroup(result, time, Storage::Heap, *size);
+      break;
+    }
+    case ResultKind::Constant:
+      value.group = newGroup(result, time, Storage::Constant);
+      break;
+    case ResultKind::NoStorage:
+      value.group = newGroup(result, time, Storage::Undefined);
+      break;
+    case ResultKind::Unplanned:
+      value.group = newGroup(result, time, Storage::Outside);
+      break;
+    }
+    info.try_emplace(result, value);
+    defined.push_back(result);
+  }
+  return success();
+}
+
+void LivenessBuilder::markReturnedOutside(Operation *terminator) {
+  if (options.outputsInHeap)
+    return;
+  for (Value returned : terminator->getOperands())
+    if (const ValueInfo *value = lookup(returned)) {
+      Group &group = groups[value->group];
+      if (group.storage == Storage::Heap)
+        group.storage = Storage::Outside;
+    }
+}
+
+/// The result of an elementwise op takes over an operand's buffer when
+/// nothing reads that buffer after this op: the kernel reads element i
+/// before it writes element i, and no other reader remains.
+void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
+  llvm::SmallVector<unsigned, 2> candidates = inPlaceOperands(op);
+  if (candidates.empty())
+    return;
+  const ValueInfo *result = lookup(op->getResult(0));
+  if (!result || result->isView)
+    return;
+  Group &resultGroup = groups[result->group];
+  if (resultGroup.storage != Storage::Heap || resultGroup.size == 0)
+    return;
+
+  for (unsigned index : candidates) {
+    Value operand = op->getOperand(index);
+    const ValueInfo *source = lookup(operand);
+    if (!source || !source->keepsLayout)
+      continue; // a slice or permutation would be overwritten out of order
+    unsigned target = find(source->group);
+    Group &targetGroup = groups[target];
+    if (targetGroup.storage != Storage::Heap ||
+        targetGroup.size != resultGroup.size || targetGroup.end != time + 1)
+      continue; // an argument, an output, another size, or read later
+    // Another operand reading the same bytes through a different value
+    // (a view, an earlier in-place result) could see them overwritten.
+    bool sharedWithOtherOperand = false;
+    op->walk([&](Operation *nested) {
+      for (Value other : nested->getOperands())
+        if (other != operand)
+          if (const ValueInfo *otherInfo = lookup(other))
+            sharedWithOtherOperand |= find(otherInfo->group) == target;
+    });
+    if (sharedWithOtherOperand)
+      continue;
+    resultGroup.mergedInto = target;
+    targetGroup.end = std::max(targetGroup.end, resultGroup.end);
+    inPlaceSavedBytes += resultGroup.size;
+    return;
+  }
+}
+
+std::string locationString(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+FunctionBuffers LivenessBuilder::buildProblem() {
+  FunctionBuffers out;
+  std::vector<int64_t> bufferOfGroup(groups.size(), -1);
+  for (unsigned g = 0; g < groups.size(); ++g) {
+    const Group &group = groups[g];
+    if (group.mergedInto >= 0 || group.storage != Storage::Heap ||
+        group.size == 0)
+      continue; // zero-size tensors need no bytes and are left out
+    bufferOfGroup[g] = out.problem.buffers.size();
+    Buffer buffer;
+    buffer.start = group.start;
+    buffer.end = group.end;
+    buffer.size = group.size;
+    buffer.alignment = options.alignment;
+    out.problem.buffers.push_back(buffer);
+  }
+  size_t count = out.problem.buffers.size();
+  out.values.resize(count);
+  out.owners.assign(count, 0);
+  out.origins.resize(count);
+  // Owners (roots, then in-place results) first, then views.
+  for (bool views : {false, true})
+    for (Value value : defined) {
+      const ValueInfo &valueInfo = info.find(value)->second;
+      int64_t b = bufferOfGroup[find(valueInfo.group)];
+      if (b < 0 || valueInfo.isView != views)
+        continue;
+      out.values[b].push_back(value);
+      if (views)
+        ++out.origins[b].viewCount;
+      else
+        ++out.owners[b];
+    }
+
+  // Ids are the roots' SSA names as the printer spells them.
+  AsmState asmState(func);
+  llvm::StringSet<> ids;
+  for (size_t b = 0; b < count; ++b) {
+    Value root = out.values[b].front();
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    root.printAsOperand(os, asmState);
+    std::string id = name;
+    for (int suffix = 1; !ids.insert(id).second; ++suffix)
+      id = name + "." + std::to_string(suffix);
+    out.problem.buffers[b].id = id;
+    BufferOrigin &origin = out.origins[b];
+    origin.value = name;
+    origin.op = root.getDefiningOp()->getName().getStringRef().str();
+    origin.location = locationString(root.getLoc());
+  }
+  out.inPlaceSavedBytes = inPlaceSavedBytes;
+  return out;
+}
+
+FailureOr<FunctionBuffers> LivenessBuilder::run() {
+  if (options.alignment <= 0 ||
+      (options.alignment & (options.alignment - 1)) != 0)
+    return func.emitError("alignment ")
+           << options.alignment << " is not a power of two";
+  if (func.isDeclaration())
+    return func.emitError("@") << func.getSymName()
+                               << " is a declaration: nothing to plan";
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("@")
+           << func.getSymName() << " has "
+           << func.getBody().getBlocks().size()
+           << " blocks: only single-block functions are planned (structured "
+              "control flow only)";
+
+  Block &body = func.getBody().front();
+  unsigned arguments = newGroup(Value(), 0, Storage::Outside);
+  for (BlockArgument argument : body.getArguments())
+    info.try_emplace(argument, ValueInfo{arguments, false, true});
+
+  std::vector<Operation *> order;
+  for (Operation &op : body)
+    order.push_back(&op);
+  for (size_t time = 0; time < order.size(); ++time)
+    if (failed(visitTopLevel(order[time], time)))
+      return failure();
+  if (!order.empty())
+    markReturnedOutside(order.back());
+  if (options.inPlace)
+    for (size_t time = 0; time < order.size(); ++time)
+      reuseInPlace(order[time], time);
+  return buildProblem();
+}
+
+} // namespace
+
+FailureOr<FunctionBuffers> computeBuffers(func::FuncOp func,
+                                          const LivenessOptions &options) {
+  return LivenessBuilder(func, options).run();
+}
+
+} // namespace coreai

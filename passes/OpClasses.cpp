@@ -1,0 +1,273 @@
+//===- OpClasses.cpp - What liveness needs to know about an op ------------===//
+#include "OpClasses.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+// ATen ops whose results alias operand 0 (schema `Tensor(a) self ->
+// Tensor(a)`). Only a fallback: `coreai.alias_of` is the ground truth.
+const llvm::StringSet<> &atenViews() {
+  static const llvm::StringSet<> names = {
+      "torch.aten.view",      "torch.aten.alias",    "torch.aten.permute",
+      "torch.aten.expand",    "torch.aten.unsqueeze", "torch.aten.squeeze",
+      "torch.aten.slice",     "torch.aten.select",   "torch.aten.t",
+      "torch.aten.transpose", "torch.aten.narrow",   "torch.aten.diagonal",
+      "torch.aten.as_strided", "torch.aten.detach",  "torch.aten.unfold",
+      "torch.aten.split",     "torch.aten.split_with_sizes",
+      "torch.aten.chunk",     "torch.aten.unbind",   "torch.aten.view_as_real",
+      "torch.aten.view_as_complex"};
+  return names;
+}
+
+// Views whose element i is element i of their source (reshapes).
+const llvm::StringSet<> &layoutKeepingViews() {
+  static const llvm::StringSet<> names = {
+      "torch.aten.view",        "torch.aten.alias",
+      "torch.aten.unsqueeze",   "torch.aten.squeeze",
+      "torch.aten.detach",      "tensor.reshape",
+      "tensor.expand_shape",    "tensor.collapse_shape",
+      "tensor.cast",            "tosa.reshape",
+      "bufferization.to_tensor", "bufferization.to_buffer"};
+  return names;
+}
+
+// ATen ops computing result element i from operand elements at i (or
+// broadcast ones) only; with an operand of the result's exact type, that
+// operand is read at i alone.
+const llvm::StringSet<> &atenElementwise() {
+  static const llvm::StringSet<> names = {
+      "torch.aten.abs",         "torch.aten.add",         "torch.aten.sub",
+      "torch.aten.mul",         "torch.aten.div",         "torch.aten.neg",
+      "torch.aten.rsqrt",       "torch.aten.sqrt",        "torch.aten.pow",
+      "torch.aten.exp",         "torch.aten.log",         "torch.aten.tanh",
+      "torch.aten.gelu",        "torch.aten.sigmoid",     "torch.aten.silu",
+      "torch.aten.relu",        "torch.aten.hardtanh",    "torch.aten.cos",
+      "torch.aten.sin",         "torch.aten.where",       "torch.aten.clamp",
+      "torch.aten.clamp_min",   "torch.aten.clamp_max",   "torch.aten.minimum",
+      "torch.aten.maximum",     "torch.aten.reciprocal",  "torch.aten.erf",
+      "torch.aten.bitwise_and", "torch.aten.bitwise_or",  "torch.aten.bitwise_xor",
+      "torch.aten.bitwise_not", "torch.aten.logical_not", "torch.aten.le",
+      "torch.aten.lt",          "torch.aten.ge",          "torch.aten.gt",
+      "torch.aten.eq",          "torch.aten.ne",          "torch.aten._to_copy",
+      "torch.aten.clone",       "torch.aten.copy",        "torch.aten.masked_fill",
+      "torch.aten.leaky_relu",  "torch.aten.hardswish",   "torch.aten.hardsigmoid"};
+  return names;
+}
+
+std::string printed(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+std::string valueName(Value value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  value.printAsOperand(os, OpPrintingFlags());
+  return text;
+}
+
+/// Types that live in registers, not in memory.
+bool isScalarType(Type type) {
+  return isa<IntegerType, FloatType, IndexType, ComplexType, VectorType,
+             NoneType, tosa::shapeType>(type);
+}
+
+/// `coreai.alias_of` for result `index`: the aliased operand, -1 for a
+/// fresh result, std::nullopt when the op has no such attribute.
+FailureOr<std::optional<int64_t>> aliasOf(Operation *op, unsigned index) {
+  Attribute attr = op->getAttr("coreai.alias_of");
+  if (!attr)
+    return std::optional<int64_t>();
+  std::optional<int64_t> operand;
+  if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    if (array.size() == op->getNumResults())
+      if (auto entry = dyn_cast<IntegerAttr>(array[index]))
+        operand = entry.getInt();
+  } else if (auto dense = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    if (dense.size() == int64_t(op->getNumResults()))
+      operand = dense[index];
+  }
+  if (!operand || *operand < -1 || *operand >= int64_t(op->getNumOperands()))
+    return op->emitError("'coreai.alias_of' must hold one operand index (or "
+                         "-1) per result; this op has ")
+           << op->getNumOperands() << " operands and " << op->getNumResults()
+           << " results";
+  return operand;
+}
+
+ResultClass only(ResultKind kind) { return {kind, Value(), false}; }
+
+ResultClass viewOf(Operation *op, Value source) {
+  return {ResultKind::View, source,
+          layoutKeepingViews().contains(op->getName().getStringRef())};
+}
+
+bool isMemRefAllocation(Operation *op) {
+  return isa<memref::AllocOp, bufferization::CloneOp>(op);
+}
+
+/// Bits of one element, or 0 when its size is unknown.
+int64_t elementBits(Type type) {
+  if (isa<IndexType>(type))
+    return 64; // the targets we plan for have 64-bit index
+  if (type.isIntOrFloat())
+    return type.getIntOrFloatBitWidth();
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * elementBits(complex.getElementType());
+  if (auto vector = dyn_cast<VectorType>(type))
+    if (vector.hasStaticShape())
+      return vector.getNumElements() * elementBits(vector.getElementType());
+  return 0;
+}
+
+} // namespace
+
+FailureOr<ResultClass> classifyResult(Operation *op, unsigned index) {
+  Value result = op->getResult(index);
+  Type type = result.getType();
+  if (isScalarType(type))
+    return only(ResultKind::Scalar);
+  if (!isa<RankedTensorType, MemRefType>(type))
+    return op->emitError("result #")
+           << index << " of '" << op->getName() << "' has type " << type
+           << ", not a ranked tensor or memref: the planner cannot size it";
+
+  FailureOr<std::optional<int64_t>> alias = aliasOf(op, index);
+  if (failed(alias))
+    return failure();
+  if (*alias)
+    return **alias < 0 ? only(ResultKind::Buffer)
+                       : viewOf(op, op->getOperand(**alias));
+
+  if (op->hasTrait<OpTrait::ConstantLike>())
+    return only(ResultKind::Constant);
+  if (auto view = dyn_cast<ViewLikeOpInterface>(op))
+    return viewOf(op, view.getViewSource());
+  llvm::StringRef name = op->getName().getStringRef();
+  if (layoutKeepingViews().contains(name) || isa<tensor::ExtractSliceOp>(op))
+    return viewOf(op, op->getOperand(0));
+  if (atenViews().contains(name) && op->getNumOperands() > 0)
+    return viewOf(op, op->getOperand(0));
+  if (isa<tensor::EmptyOp>(op))
+    return only(ResultKind::NoStorage);
+  if (isa<MemRefType>(type) && !isMemRefAllocation(op))
+    return only(ResultKind::Unplanned);
+  return only(ResultKind::Buffer);
+}
+
+FailureOr<int64_t> byteSize(Operation *op, Value value) {
+  auto type = cast<ShapedType>(value.getType());
+  if (!type.hasStaticShape()) {
+    auto diag = op->emitError()
+                << valueName(value) << " of type " << printed(type)
+                << " has a dynamic dimension";
+    // Name the symbol when the exporter recorded it (`coreai.sym_shapes`).
+    unsigned resultIndex = cast<OpResult>(value).getResultNumber();
+    auto symShapes = op->getAttrOfType<ArrayAttr>("coreai.sym_shapes");
+    llvm::SmallVector<llvm::StringRef> dims;
+    if (symShapes && resultIndex < symShapes.size())
+      if (auto shape = dyn_cast<StringAttr>(symShapes[resultIndex]))
+        shape.getValue().split(dims, ',');
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d)) {
+        diag << " (dim " << d;
+        if (dims.size() == size_t(type.getRank()))
+          diag << " = " << dims[d].trim();
+        diag << ")";
+        break;
+      }
+    diag << " and no binding for it: specialise the graph to static shapes "
+            "first (`coreai-plan plan --chunks/--bind`)";
+    return failure();
+  }
+  if (auto memref = dyn_cast<MemRefType>(type); memref &&
+                                               !memref.getLayout().isIdentity())
+    return op->emitError() << valueName(value) << " of type " << printed(type)
+                           << " has a non-identity layout: only contiguous "
+                              "allocations are planned";
+  int64_t bits = elementBits(type.getElementType());
+  if (bits <= 0)
+    return op->emitError() << valueName(value) << " has element type "
+                           << type.getElementType()
+                           << " of unknown size: the planner cannot size it";
+  int64_t elements = 1;
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(elements, dim, elements))
+      return op->emitError() << valueName(value) << " of type "
+                             << printed(type) << " is too large to plan";
+  // i1 takes a byte per element, like torch.bool; narrower types pack;
+  // wider ones take whole bytes each.
+  int64_t bytes;
+  bool overflow;
+  if (bits == 1)
+    bytes = elements, overflow = false;
+  else if (bits < 8)
+    overflow = llvm::MulOverflow(elements, bits, bytes), bytes = (bytes + 7) / 8;
+  else
+    overflow = llvm::MulOverflow(elements, (bits + 7) / 8, bytes);
+  if (overflow)
+    return op->emitError() << valueName(value) << " of type " << printed(type)
+                           << " is too large to plan";
+  return bytes;
+}
+
+llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
+  llvm::SmallVector<unsigned, 2> candidates;
+  if (op->getNumResults() != 1)
+    return candidates;
+  Type resultType = op->getResult(0).getType();
+  if (!isa<RankedTensorType>(resultType))
+    return candidates;
+  auto sameTypeOperands = [&] {
+    for (OpOperand &operand : op->getOpOperands())
+      if (operand.get().getType() == resultType)
+        candidates.push_back(operand.getOperandNumber());
+  };
+
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    // All loops parallel and the operand indexed exactly like the result
+    // through a permutation: each output element reads its own input
+    // element once, so writing it afterwards cannot be observed.
+    if (!linalgOp.hasPureTensorSemantics() || linalgOp.getNumDpsInits() != 1 ||
+        linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+      return candidates;
+    AffineMap resultMap =
+        linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
+    if (!resultMap.isPermutation())
+      return candidates;
+    for (OpOperand *input : linalgOp.getDpsInputOperands())
+      if (input->get().getType() == resultType &&
+          linalgOp.getMatchingIndexingMap(input) == resultMap)
+        candidates.push_back(input->getOperandNumber());
+    return candidates;
+  }
+  if (op->hasTrait<OpTrait::Elementwise>() ||
+      op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+      atenElementwise().contains(op->getName().getStringRef()))
+    sameTypeOperands();
+  return candidates;
+}
+
+bool onlyFrees(Operation *op) {
+  return isa<memref::DeallocOp, bufferization::DeallocOp,
+             bufferization::DeallocTensorOp>(op);
+}
+
+} // namespace coreai

@@ -1,0 +1,61 @@
+//===- OpClasses.h - What liveness needs to know about an op ----*- C++ -*-===//
+//
+// The op-by-op facts behind docs/LIVENESS.md: which results allocate, which
+// alias an operand, which hold no bytes of the heap, how many bytes a type
+// takes, and which ops may write their result over an operand. Liveness.cpp
+// combines them over a function; nothing here looks past one op.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PASSES_OPCLASSES_H
+#define COREAI_PLAN_PASSES_OPCLASSES_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace coreai {
+
+/// How the memory of one op result is provided.
+enum class ResultKind {
+  Scalar,    ///< Not a tensor or memref (index, i64, !tosa.shape): registers.
+  Buffer,    ///< A fresh allocation the planner places in the heap.
+  View,      ///< Aliases `source`: lives in the source's root buffer.
+  Constant,  ///< Constant data (ConstantLike ops): not in the heap.
+  NoStorage, ///< tensor.empty: undefined contents nobody may read.
+  Unplanned, ///< A memref the planner does not own (alloca, get_global, ...).
+};
+
+struct ResultClass {
+  ResultKind kind = ResultKind::Buffer;
+  /// For views: the aliased value.
+  mlir::Value source;
+  /// For views: the view keeps the element order of its source (a pure
+  /// reshape), so element i of the view is byte-for-byte element i of it.
+  bool keepsLayout = false;
+};
+
+/// Classifies result `index` of `op`. Emits an error at the op and fails
+/// for results the planner cannot reason about (unranked tensors, opaque
+/// types, malformed `coreai.alias_of`).
+mlir::FailureOr<ResultClass> classifyResult(mlir::Operation *op,
+                                            unsigned index);
+
+/// Bytes of `value`'s statically shaped tensor or memref type (0 for zero
+/// elements). Emits an error at `op` naming the value and fails on dynamic
+/// dimensions, element types of unknown size, non-identity memref layouts
+/// and overflow.
+mlir::FailureOr<int64_t> byteSize(mlir::Operation *op, mlir::Value value);
+
+/// Operands of the single-result elementwise `op` whose element i is read
+/// only to compute result element i, with the result's exact type: the
+/// result may be written over such an operand's buffer once nothing else
+/// reads it. Empty for anything else.
+llvm::SmallVector<unsigned, 2> inPlaceOperands(mlir::Operation *op);
+
+/// Operands that only free memory (memref.dealloc): not uses.
+bool onlyFrees(mlir::Operation *op);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PASSES_OPCLASSES_H

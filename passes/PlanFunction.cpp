@@ -1,0 +1,180 @@
+//===- PlanFunction.cpp - Solve, verify and annotate one function ---------===//
+#include "coreai-plan/Passes/PlanFunction.h"
+
+#include "coreai-plan/Verify.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+constexpr llvm::StringLiteral offsetsAttr = "coreai.offsets";
+constexpr llvm::StringLiteral sizesAttr = "coreai.sizes";
+constexpr llvm::StringLiteral inPlaceAttr = "coreai.in_place";
+constexpr llvm::StringLiteral planAttr = "coreai.plan";
+
+/// An annotation on a result that does not own heap bytes: the bytes of a
+/// zero-element tensor (0), or -1 (a view, an argument, an output, a
+/// constant).
+int64_t unplannedSize(Value result) {
+  auto shaped = dyn_cast<ShapedType>(result.getType());
+  if (shaped && shaped.hasStaticShape() && shaped.getNumElements() == 0)
+    return 0;
+  return -1;
+}
+
+/// The operand of `op` through which it read the buffer it wrote over: the
+/// one operand in buffer `b` (liveness refuses reuse when there are more).
+int64_t inPlaceOperand(Operation *op, const FunctionBuffers &buffers,
+                       size_t b) {
+  for (OpOperand &operand : op->getOpOperands())
+    if (llvm::is_contained(buffers.values[b], operand.get()))
+      return operand.getOperandNumber();
+  return -1;
+}
+
+void clearAnnotations(func::FuncOp func) {
+  func->removeAttr(planAttr);
+  func.walk([](Operation *op) {
+    op->removeAttr(offsetsAttr);
+    op->removeAttr(sizesAttr);
+    op->removeAttr(inPlaceAttr);
+  });
+}
+
+/// `coreai.offsets` / `coreai.sizes` (one entry per result) on every op
+/// with a result owning heap bytes, `coreai.in_place` (the operand each
+/// result was written over, or -1) on ops that reuse an operand.
+void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
+  struct Annotation {
+    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace;
+    bool anyInPlace = false;
+  };
+  llvm::DenseMap<Operation *, Annotation> annotations;
+  std::vector<Operation *> order; // first-annotated order: deterministic
+  for (size_t b = 0; b < buffers.values.size(); ++b) {
+    for (unsigned owner = 0; owner < buffers.owners[b]; ++owner) {
+      auto result = cast<OpResult>(buffers.values[b][owner]);
+      Operation *op = result.getOwner();
+      auto [it, inserted] = annotations.try_emplace(op);
+      Annotation &annotation = it->second;
+      if (inserted) {
+        order.push_back(op);
+        for (Value other : op->getResults()) {
+          annotation.offsets.push_back(-1);
+          annotation.sizes.push_back(unplannedSize(other));
+          annotation.inPlace.push_back(-1);
+        }
+      }
+      unsigned i = result.getResultNumber();
+      annotation.offsets[i] = plan.offsets[b];
+      annotation.sizes[i] = buffers.problem.buffers[b].size;
+      if (owner > 0) {
+        annotation.inPlace[i] = inPlaceOperand(op, buffers, b);
+        annotation.anyInPlace = true;
+      }
+    }
+  }
+  for (Operation *op : order) {
+    const Annotation &annotation = annotations.find(op)->second;
+    Builder builder(op->getContext());
+    op->setAttr(offsetsAttr, builder.getDenseI64ArrayAttr(annotation.offsets));
+    op->setAttr(sizesAttr, builder.getDenseI64ArrayAttr(annotation.sizes));
+    if (annotation.anyInPlace)
+      op->setAttr(inPlaceAttr,
+                  builder.getDenseI64ArrayAttr(annotation.inPlace));
+  }
+}
+
+void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
+                      bool inPlace) {
+  Builder builder(func.getContext());
+  llvm::SmallVector<NamedAttribute> fields = {
+      builder.getNamedAttr("heap", builder.getI64IntegerAttr(entry.plan.heap)),
+      builder.getNamedAttr("lower_bound",
+                           builder.getI64IntegerAttr(entry.plan.lowerBound)),
+      builder.getNamedAttr("alignment",
+                           builder.getI64IntegerAttr(entry.alignment)),
+      builder.getNamedAttr("buffers", builder.getI64IntegerAttr(
+                                          entry.problem.buffers.size())),
+      builder.getNamedAttr("algorithm",
+                           builder.getStringAttr(entry.plan.algorithm)),
+      builder.getNamedAttr("optimal", builder.getBoolAttr(entry.plan.optimal)),
+  };
+  if (inPlace)
+    fields.push_back(builder.getNamedAttr(
+        "in_place_saved", builder.getI64IntegerAttr(entry.inPlaceSavedBytes)));
+  func->setAttr(planAttr, builder.getDictionaryAttr(fields));
+}
+
+FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
+                               const SolveOptions &options) {
+  SolveResult result = solve(problem, options);
+  if (!result.plan)
+    return func.emitError("internal error: the solver returned no plan for @")
+           << func.getSymName();
+  if (std::optional<std::string> violation = verifyPlan(problem, *result.plan))
+    return func.emitError("internal error: the plan of @")
+           << func.getSymName() << " failed verification: " << *violation;
+  return *result.plan;
+}
+
+} // namespace
+
+FailureOr<PlannedEntry> planFunction(func::FuncOp func,
+                                     const FunctionPlanOptions &options,
+                                     PlanFailure *why) {
+  auto fail = [&](PlanFailure kind) {
+    if (why)
+      *why = kind;
+    return failure();
+  };
+  clearAnnotations(func);
+  FailureOr<FunctionBuffers> buffers = computeBuffers(func, options.liveness);
+  if (failed(buffers))
+    return fail(PlanFailure::BadInput);
+  FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, options.solve);
+  if (failed(plan))
+    return fail(PlanFailure::Internal);
+
+  annotateOps(*buffers, *plan);
+
+  PlannedEntry entry;
+  entry.entry = func.getSymName().str();
+  entry.chunk = options.chunk;
+  entry.alignment = options.liveness.alignment;
+  if (options.liveness.inPlace) {
+    // The saving is measured, not estimated: plan again without reuse.
+    LivenessOptions without = options.liveness;
+    without.inPlace = false;
+    FailureOr<FunctionBuffers> plain = computeBuffers(func, without);
+    if (failed(plain))
+      return fail(PlanFailure::Internal);
+    FailureOr<Plan> plainPlan =
+        solveAndVerify(func, plain->problem, options.solve);
+    if (failed(plainPlan))
+      return fail(PlanFailure::Internal);
+    entry.inPlaceSavedBytes = plainPlan->heap - plan->heap;
+  }
+  entry.problem = std::move(buffers->problem);
+  entry.origins = std::move(buffers->origins);
+  entry.plan = std::move(*plan);
+
+  annotateFunction(func, entry, options.liveness.inPlace);
+
+  if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
+    func.emitError("heap of @")
+        << func.getSymName() << " is " << entry.plan.heap
+        << " bytes, above max-heap " << options.maxHeap;
+    return fail(PlanFailure::OverLimit);
+  }
+  return entry;
+}
+
+} // namespace coreai
