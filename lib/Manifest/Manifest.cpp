@@ -60,19 +60,29 @@ static llvm::Error invalid(llvm::StringRef source, const llvm::Twine &what) {
                                  source + ": invalid manifest: " + what);
 }
 
+/// Bytes and times above 2^53 are rejected: beyond it JSON readers that use
+/// doubles lose precision, and the replay's arithmetic stays far from
+/// overflow.
+static bool inRange(int64_t value) {
+  return value >= 0 && value <= (int64_t(1) << 53);
+}
+
 static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   std::string where = llvm::formatv("entry '{0}' S={1}", e.entry, e.chunk);
   if (e.entry.empty())
     return invalid(source, "an entry has no name");
-  if (e.chunk < 0 || e.plan.heap < 0 || e.plan.lowerBound < 0)
-    return invalid(source, where + ": negative chunk, heap or lower bound");
-  if (!isPowerOfTwo(e.alignment))
+  if (!inRange(e.chunk) || !inRange(e.plan.heap) ||
+      !inRange(e.plan.lowerBound) || !inRange(e.inPlaceSavedBytes))
+    return invalid(source, where + ": chunk, heap or lower bound out of "
+                                   "range");
+  if (!isPowerOfTwo(e.alignment) || !inRange(e.alignment))
     return invalid(source, where + ": alignment is not a power of two");
   for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
     const Buffer &b = e.problem.buffers[i];
     int64_t offset = e.plan.offsets[i];
-    if (b.size < 0 || offset < 0 || b.start < 0 || b.end < b.start ||
-        !isPowerOfTwo(b.alignment))
+    if (!inRange(b.size) || !inRange(offset) || !inRange(b.start) ||
+        !inRange(b.end) || b.end < b.start || !isPowerOfTwo(b.alignment) ||
+        !inRange(b.alignment) || !inRange(e.origins[i].viewCount))
       return invalid(source,
                      llvm::formatv("{0}: buffer '{1}': offset {2} size {3} "
                                    "alignment {4} interval [{5}, {6})",
@@ -84,8 +94,10 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
 }
 
 llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
-  if (!isPowerOfTwo(manifest.target.alignment))
-    return invalid(source, "target alignment is not a power of two");
+  if (!isPowerOfTwo(manifest.target.alignment) ||
+      !inRange(manifest.target.alignment) ||
+      !inRange(manifest.target.heapLimit))
+    return invalid(source, "target alignment or heap limit out of range");
   for (const ManifestEntry &entry : manifest.entries)
     if (llvm::Error error = checkEntry(entry.planned, source))
       return error;

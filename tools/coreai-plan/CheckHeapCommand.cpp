@@ -1,12 +1,118 @@
-//===- CheckHeapCommand.cpp - coreai-plan check-heap ------------------------------===//
+//===- CheckHeapCommand.cpp - coreai-plan check-heap ----------------------===//
+//
+// Replays a manifest's allocations against a heap of a given size, as the
+// runtime would, and reports the first one that does not fit in the
+// runtime's own words. Exit 2 when any entry overflows.
+//
+//===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "TextTable.h"
+
+#include "coreai-plan/HeapReplay.h"
+#include "coreai-plan/Manifest.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand checkHeapCommand("check-heap", "(not yet available)");
+llvm::cl::SubCommand checkHeapCommand(
+    "check-heap",
+    "Replay a manifest's allocations against a heap of N bytes");
+
+namespace {
+llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
+                                        llvm::cl::desc("The plan to replay"),
+                                        llvm::cl::value_desc("plan.manifest"),
+                                        llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<int64_t> heapTotal("heap-total", llvm::cl::Required,
+                                 llvm::cl::desc("Size of the runtime's heap "
+                                                "in bytes"),
+                                 llvm::cl::value_desc("N"),
+                                 llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<std::string>
+    entryFilter("entry", llvm::cl::desc("Replay only this entry point"),
+                llvm::cl::value_desc("NAME"),
+                llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<int64_t>
+    chunkFilter("chunk", llvm::cl::desc("Replay only this chunk size"),
+                llvm::cl::value_desc("S"), llvm::cl::init(-1),
+                llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<std::string> replayOption(
+    "replay",
+    llvm::cl::desc("planned: the manifest's offsets (default) | naive: a "
+                   "runtime without reuse (bump allocation) | first-fit: a "
+                   "runtime that frees after the last use and reuses the "
+                   "lowest hole that fits"),
+    llvm::cl::init("planned"), llvm::cl::sub(checkHeapCommand));
+
+bool selected(const PlannedEntry &e) {
+  llvm::StringRef wanted = llvm::StringRef(entryFilter).ltrim('@');
+  return (wanted.empty() || e.entry == wanted) &&
+         (chunkFilter < 0 || e.chunk == chunkFilter);
+}
+
+/// The runtime's message, then what the manifest knows about the buffer.
+void reportOverflow(const PlannedEntry &e, const HeapOverflow &overflow,
+                    llvm::raw_ostream &os) {
+  const BufferOrigin &origin = e.origins[overflow.buffer];
+  const Buffer &b = e.problem.buffers[overflow.buffer];
+  os << describeOverflow(overflow, heapTotal) << "\n";
+  os << llvm::formatv("  entry point @{0}, chunk size S={1}, op {2}, value "
+                      "{3} (buffer {4}, live [{5}, {6}){7})\n",
+                      e.entry, e.chunk, origin.op.empty() ? "?" : origin.op,
+                      origin.value.empty() ? "?" : origin.value, b.id, b.start,
+                      b.end,
+                      origin.location.empty() ? "" : ", at " + origin.location);
+}
+} // namespace
 
 int runCheckHeap() {
-  return fail(InputError, "'check-heap' is not implemented yet");
+  auto mode = parseReplayMode(replayOption);
+  if (!mode)
+    return fail(InputError, "unknown --replay '" + replayOption +
+                                "' (planned, naive, first-fit)");
+  if (heapTotal <= 0)
+    return fail(InputError, "--heap-total must be a positive number of bytes");
+  llvm::Expected<Manifest> manifest = readManifestFile(manifestPath);
+  if (!manifest)
+    return fail(InputError, manifest.takeError());
+
+  llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
+                                "manifest's bundle heap is {2}\n",
+                                replayModeName(*mode), bytesWithMiB(heapTotal),
+                                bytesWithMiB(manifest->bundleHeap));
+  TextTable table({"entry", "S", "needs", "result"},
+                  {false, true, true, false});
+  int checked = 0, overflows = 0;
+  for (const ManifestEntry &entry : manifest->entries) {
+    const PlannedEntry &e = entry.planned;
+    if (!selected(e))
+      continue;
+    ++checked;
+    ReplayResult result = replayAllocations(e, *mode, heapTotal);
+    if (result.overflow) {
+      ++overflows;
+      reportOverflow(e, *result.overflow, llvm::outs());
+    }
+    table.add({"@" + e.entry, std::to_string(e.chunk),
+               std::to_string(result.heapUsed),
+               result.overflow ? "OVERFLOW" : "fits"});
+  }
+  if (checked == 0)
+    return fail(InputError, "no entry in '" + manifestPath +
+                                "' matches the --entry / --chunk given");
+  llvm::outs() << "\n";
+  table.print(llvm::outs());
+  if (overflows) {
+    llvm::outs() << llvm::formatv("{0} of {1} entries overflow a heap of {2} "
+                                  "bytes\n",
+                                  overflows, checked, heapTotal.getValue());
+    return NotFound;
+  }
+  llvm::outs() << llvm::formatv("all {0} entries fit in {1} bytes\n", checked,
+                                heapTotal.getValue());
+  return Success;
 }
 
 } // namespace coreai::cli

@@ -26,4 +26,21 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def CoreAISpecializeShapes
+    : Pass<"coreai-specialize-shapes", "mlir::func::FuncOp"> {
+  let summary = "Bind symbolic dims (`?`) to integers from coreai.sym_shapes";
+  let description = [{
+    Sets every dynamic type of the function static: each op result from
+    its `coreai.sym_shapes` expression, each argument and result from
+    `coreai.sym_shape`, evaluated with the given bindings (integer
+    polynomials: + - * // and parentheses). An unbound symbol is an error
+    at the op; a value outside the module's `coreai.sym_ranges` is an error.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+  let options = [
+    ListOption<"bind", "bind", "std::string",
+               "Symbol bindings SYMBOL=INTEGER (e.g. s58=16)">,
+  ];
+}
+
 #endif // COREAI_PLAN_PASSES
