@@ -15,8 +15,14 @@ namespace coreai {
 #define GEN_PASS_REGISTRATION
 #include "coreai-plan/Passes/Passes.h.inc"
 
+/// Registers coreai-plan-pipeline (passes/Pipeline.cpp, docs/ARENA.md).
+void registerPlanPipeline();
+
 /// Registers every coreai-plan pass with the global pass registry.
-inline void registerPasses() { registerCoreAIPlanPasses(); }
+inline void registerPasses() {
+  registerCoreAIPlanPasses();
+  registerPlanPipeline();
+}
 
 } // namespace coreai
 

@@ -26,6 +26,40 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
+  let summary = "Place planned memref.alloc buffers in one arena (memref.view)";
+  let description = [{
+    On bufferized IR, plans each function's top-level `memref.alloc`s (live
+    ranges from computeBuffers, offsets from the core solvers, verified) and
+    replaces each by a `memref.view` of one byte arena at its offset,
+    dropping its deallocations. The arena is an aligned `memref.alloc` at
+    function entry or a trailing `memref<HEAPxi8>` argument. Allocations
+    that cannot be planned stay and are reported. See docs/ARENA.md.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"arena", "arena", "std::string", "\"alloc\"",
+           "alloc: one memref.alloc per function | argument: a trailing "
+           "memref<HEAPxi8> argument the caller provides">,
+    Option<"algorithm", "algorithm", "std::string", "\"best\"",
+           "naive | greedy-by-size | greedy-by-breadth | best-fit | best">,
+    Option<"alignment", "alignment", "int64_t", "64",
+           "Offset alignment of every buffer in bytes (power of two)">,
+    Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",
+           "Budget of the exact search per function">,
+    ListOption<"functions", "functions", "std::string",
+               "Rewrite only these functions (default: every definition)">,
+    Option<"poison", "poison", "bool", "false",
+           "Fill the arena with 0xFF bytes (f32 NaN) on entry, so a read of "
+           "a buffer nothing wrote shows up">,
+    Option<"testCorruptPlan", "test-corrupt-plan", "bool", "false",
+           "Testing only: give two simultaneously live buffers the same "
+           "offset (the e2e negative control)">,
+  ];
+}
+
 def CoreAISpecializeShapes
     : Pass<"coreai-specialize-shapes", "mlir::func::FuncOp"> {
   let summary = "Bind symbolic dims (`?`) to integers from coreai.sym_shapes";
