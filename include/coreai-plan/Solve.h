@@ -27,8 +27,9 @@ std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
 
 struct SolveOptions {
   Algorithm algorithm = Algorithm::Best;
-  /// Budget of the exact search (Best only); it stops earlier when it
-  /// proves the heap optimal.
+  /// Budget of `best` (heuristics and exact search); it stops earlier when
+  /// it proves the heap optimal. A safety cap: runs that finish within it
+  /// are deterministic.
   int64_t timeLimitMs = 1000;
 };
 
@@ -39,6 +40,9 @@ struct SolveOptions {
 struct SolveResult {
   std::optional<Plan> plan;
   bool infeasibleProven = false;
+  /// Set (and `plan` empty) when a solver produced a plan that failed
+  /// verifyPlan: a bug, reported as an internal error, never output.
+  std::string internalError;
 };
 SolveResult solve(const BufferProblem &problem, const SolveOptions &options);
 

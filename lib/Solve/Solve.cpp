@@ -1,10 +1,12 @@
-//===- Solve.cpp - Algorithm names and dispatch ---------------------------===//
+//===- Solve.cpp - Algorithm names, dispatch and the `best` driver --------===//
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
+#include "Solvers.h"
+
 #include "llvm/Support/ErrorHandling.h"
 
-#include <chrono>
+#include <algorithm>
 
 namespace coreai {
 
@@ -39,33 +41,147 @@ std::optional<Algorithm> parseAlgorithm(llvm::StringRef name) {
 }
 
 namespace {
-std::vector<int64_t> solveNaive(const BufferProblem &problem) {
-  std::vector<int64_t> offsets;
-  int64_t top = 0;
-  for (const Buffer &b : problem.buffers) {
-    top = alignTo(top, b.alignment);
-    offsets.push_back(top);
-    top += b.size;
+using namespace solvers;
+
+/// The exact search keeps per-pair overlap lists: beyond this many pairs it
+/// would spend the budget building them, and such instances are far beyond
+/// what branch and bound can close anyway.
+constexpr int64_t maxExactOverlaps = 4'000'000;
+
+int64_t countOverlaps(const BufferProblem &problem) {
+  std::vector<std::pair<int64_t, int>> events;
+  for (const Buffer &b : problem.buffers)
+    if (b.start < b.end) {
+      events.emplace_back(b.start, 1);
+      events.emplace_back(b.end, -1);
+    }
+  std::sort(events.begin(), events.end());
+  int64_t live = 0, pairs = 0;
+  for (auto [time, delta] : events) {
+    if (delta > 0)
+      pairs += live;
+    live += delta;
   }
-  return offsets;
+  return pairs;
 }
+
+struct Outcome {
+  std::optional<Offsets> offsets;
+  bool optimal = false;
+  bool infeasibleProven = false;
+};
+
+/// Portfolio, then the exact search: with a capacity, for any packing within
+/// it; without, for ever smaller heaps down to the lower bound.
+Outcome solveBest(const BufferProblem &problem, int64_t bound,
+                  Clock::time_point begin, int64_t timeLimitMs) {
+  Clock::time_point deadline = begin + std::chrono::milliseconds(timeLimitMs);
+  int64_t capacity = problem.capacity;
+  Outcome outcome;
+  if (capacity > 0 && bound > capacity) {
+    outcome.infeasibleProven = true;
+    return outcome;
+  }
+  // Heuristics get a slice of the budget; they stop as soon as they reach
+  // the capacity (or the lower bound).
+  int64_t target = capacity > 0 ? capacity : bound;
+  Offsets best = portfolio(problem, target,
+                           begin + std::chrono::milliseconds(timeLimitMs / 4));
+  int64_t heap = heapOf(problem, best);
+  if (heap <= target) {
+    outcome.offsets = std::move(best);
+    outcome.optimal = heap == bound;
+    return outcome;
+  }
+  bool exactFeasible = countOverlaps(problem) <= maxExactOverlaps;
+  if (capacity > 0) {
+    if (!exactFeasible)
+      return outcome;
+    ExactOptions options;
+    options.deadline = deadline;
+    ExactResult found = searchWithinCapacity(problem, capacity, options);
+    outcome.offsets = std::move(found.offsets);
+    outcome.infeasibleProven = found.exhausted;
+    outcome.optimal = outcome.offsets && heapOf(problem, *outcome.offsets) ==
+                                             bound;
+    return outcome;
+  }
+
+  // Minimise: the optimum lies in [low, heap]. Probe the lower bound first
+  // (often tight), then bisect; each probe gets half the remaining time.
+  int64_t low = bound;
+  bool first = true;
+  while (exactFeasible && low < heap) {
+    auto now = Clock::now();
+    if (now >= deadline)
+      break;
+    int64_t probe = first ? low : low + (heap - low) / 2;
+    first = false;
+    ExactOptions options;
+    options.deadline = now + (deadline - now) / 2;
+    ExactResult found = searchWithinCapacity(problem, probe, options);
+    if (found.offsets) {
+      best = std::move(*found.offsets);
+      heap = heapOf(problem, best);
+    } else if (found.exhausted) {
+      low = probe + 1;
+    } else if (probe == bound) {
+      continue; // Timed out on the bound itself; bisecting may still help.
+    } else {
+      break;
+    }
+  }
+  outcome.optimal = heap == low;
+  outcome.offsets = std::move(best);
+  return outcome;
+}
+
 } // namespace
 
-// TODO(solvers): the heuristics and the exact search replace this.
 SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
-  auto begin = std::chrono::steady_clock::now();
-  Plan plan;
-  plan.offsets = solveNaive(problem);
-  plan.heap = heapOf(problem, plan.offsets);
-  plan.lowerBound = lowerBound(problem);
-  plan.algorithm = algorithmName(Algorithm::Naive).str();
-  plan.optimal = plan.heap == plan.lowerBound;
-  plan.seconds = std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - begin)
-                     .count();
+  auto begin = Clock::now();
+  int64_t bound = lowerBound(problem);
+  Outcome outcome;
+  switch (options.algorithm) {
+  case Algorithm::Naive:
+    outcome.offsets = placeNaive(problem);
+    break;
+  case Algorithm::GreedyBySize:
+    outcome.offsets = greedyBySize(problem);
+    break;
+  case Algorithm::GreedyByBreadth:
+    outcome.offsets = greedyByBreadth(problem);
+    break;
+  case Algorithm::BestFit:
+    outcome.offsets = bestFit(problem);
+    break;
+  case Algorithm::Best:
+    outcome = solveBest(problem, bound, begin, options.timeLimitMs);
+    break;
+  }
+
   SolveResult result;
-  if (problem.capacity == 0 || plan.heap <= problem.capacity)
-    result.plan = std::move(plan);
+  if (!outcome.offsets) {
+    result.infeasibleProven = outcome.infeasibleProven;
+    return result;
+  }
+  Plan plan;
+  plan.offsets = std::move(*outcome.offsets);
+  plan.heap = heapOf(problem, plan.offsets);
+  plan.lowerBound = bound;
+  plan.optimal = outcome.optimal || plan.heap == bound;
+  plan.algorithm = algorithmName(options.algorithm).str();
+  plan.seconds =
+      std::chrono::duration<double>(Clock::now() - begin).count();
+  // A heuristic that overflows the capacity has not found a packing.
+  if (problem.capacity > 0 && plan.heap > problem.capacity)
+    return result;
+  if (auto violation = verifyPlan(problem, plan)) {
+    result.internalError =
+        plan.algorithm + " produced an invalid plan: " + *violation;
+    return result;
+  }
+  result.plan = std::move(plan);
   return result;
 }
 

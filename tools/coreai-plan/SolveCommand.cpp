@@ -81,6 +81,8 @@ int runSolve() {
   problem->capacity = capacity;
 
   SolveResult result = solve(*problem, {*algorithm, timeLimitMs});
+  if (!result.internalError.empty())
+    return fail(InternalError, result.internalError);
   if (!result.plan) {
     llvm::outs() << llvm::formatv(
         "buffers      {0}\nlower bound  {1}\nno packing within capacity {2} "

@@ -1,0 +1,144 @@
+//===- SolverBench.cpp - Heap and time of every solver --------------------===//
+//
+//   coreai-plan-bench [--time-limit-ms T] [--capacity C] [--algorithm A]
+//                     [--random N]... FILE.csv...
+//
+// Prints one markdown row per instance: buffers, lower bound, and for each
+// algorithm the heap, its gap to the lower bound and the time taken. With
+// --capacity, `best` looks for a packing within it instead and the row says
+// whether one was found. --random N adds a seeded random instance of N
+// buffers (same seed, same instance, on every machine).
+//
+//===----------------------------------------------------------------------===//
+#include "coreai-plan/Csv.h"
+#include "coreai-plan/Solve.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace coreai;
+
+namespace {
+
+/// Intervals of geometric-ish lengths over a timeline of 4n steps and sizes
+/// spanning four orders of magnitude, like activation traces.
+BufferProblem randomProblem(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  BufferProblem problem;
+  int64_t horizon = int64_t(4 * n);
+  std::uniform_int_distribution<int64_t> startDist(0, horizon - 1);
+  std::uniform_int_distribution<int> magnitude(0, 12);
+  for (size_t i = 0; i < n; ++i) {
+    Buffer b;
+    b.id = std::to_string(i);
+    b.start = startDist(rng);
+    int64_t length = int64_t(1) << std::uniform_int_distribution<int>(0, 8)(rng);
+    b.end = std::min(horizon, b.start + 1 + int64_t(rng() % length));
+    b.size = (int64_t(1) << magnitude(rng)) * (1 + int64_t(rng() % 64));
+    problem.buffers.push_back(b);
+  }
+  return problem;
+}
+
+struct Instance {
+  std::string name;
+  BufferProblem problem;
+};
+
+void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
+            int64_t capacity, int64_t timeLimitMs) {
+  BufferProblem problem = instance.problem;
+  problem.capacity = capacity;
+  llvm::outs() << llvm::formatv("| {0} | {1} | {2} |", instance.name,
+                                problem.buffers.size(), lowerBound(problem));
+  for (Algorithm algorithm : algorithms) {
+    auto begin = std::chrono::steady_clock::now();
+    SolveResult result = solve(problem, {algorithm, timeLimitMs});
+    double seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - begin)
+                         .count();
+    if (!result.internalError.empty()) {
+      llvm::errs() << "internal error: " << result.internalError << "\n";
+      std::exit(3);
+    }
+    if (!result.plan)
+      llvm::outs() << llvm::formatv(" {0} | {1:F3} s |",
+                                    result.infeasibleProven ? "infeasible"
+                                                            : "not found",
+                                    seconds);
+    else
+      llvm::outs() << llvm::formatv(
+          " {0} ({1:F2}%{2}) | {3:F3} s |", result.plan->heap,
+          100.0 * (gap(result.plan->heap, result.plan->lowerBound) - 1.0),
+          result.plan->optimal ? ", opt" : "", seconds);
+    llvm::outs().flush();
+  }
+  llvm::outs() << "\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int64_t timeLimitMs = 1000, capacity = 0;
+  std::vector<Algorithm> algorithms;
+  std::vector<Instance> instances;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    auto next = [&]() -> llvm::StringRef {
+      if (i + 1 >= argc) {
+        llvm::errs() << "missing value after " << arg << "\n";
+        std::exit(1);
+      }
+      return argv[++i];
+    };
+    if (arg == "--time-limit-ms") {
+      timeLimitMs = std::atoll(next().str().c_str());
+    } else if (arg == "--capacity") {
+      capacity = std::atoll(next().str().c_str());
+    } else if (arg == "--algorithm") {
+      auto algorithm = parseAlgorithm(next());
+      if (!algorithm) {
+        llvm::errs() << "unknown algorithm\n";
+        return 1;
+      }
+      algorithms.push_back(*algorithm);
+    } else if (arg == "--random") {
+      size_t n = std::strtoull(next().str().c_str(), nullptr, 10);
+      instances.push_back(
+          {llvm::formatv("random-{0}", n).str(), randomProblem(n, 42 + n)});
+    } else {
+      auto file = llvm::MemoryBuffer::getFile(arg, /*IsText=*/true);
+      if (!file) {
+        llvm::errs() << "cannot read " << arg << "\n";
+        return 1;
+      }
+      auto problem = readProblemCsv((*file)->getBuffer(), arg);
+      if (!problem) {
+        llvm::errs() << llvm::toString(problem.takeError()) << "\n";
+        return 1;
+      }
+      instances.push_back(
+          {llvm::sys::path::filename(arg).str(), std::move(*problem)});
+    }
+  }
+  if (algorithms.empty())
+    algorithms = allAlgorithms();
+  llvm::outs() << "| instance | buffers | lower bound |";
+  for (Algorithm algorithm : algorithms)
+    llvm::outs() << " " << algorithmName(algorithm) << " heap (gap) | time |";
+  llvm::outs() << "\n|---|---:|---:|";
+  for (size_t i = 0; i < algorithms.size(); ++i)
+    llvm::outs() << "---:|---:|";
+  llvm::outs() << "\n";
+  for (const Instance &instance : instances)
+    runRow(instance, algorithms, capacity, timeLimitMs);
+  return 0;
+}

@@ -1,0 +1,534 @@
+//===- Exact.cpp - Branch and bound over canonical packings ---------------===//
+//
+// Decides whether the buffers fit into a capacity, after MiniMalloc (Moffitt,
+// ASPLOS 2023). The techniques, each sound on its own (docs/SOLVERS.md):
+//
+// - Canonical solutions. Any packing can be pushed down until every buffer
+//   rests on a time-overlapping buffer or on 0; listed by offset, each buffer
+//   then sits exactly at the highest top among the overlapping buffers before
+//   it. So the search only picks which buffer comes next; its offset follows.
+//   Picks are made in non-decreasing (offset, preorder) order, so every
+//   packing is generated at most once.
+// - Dominance. Placing b at or above min(offset + size) of some unplaced c
+//   leaves room for c below b: c could be placed first, so skip b.
+// - Hatless pruning. If the buffer b just tried overlaps no unplaced buffer,
+//   its earliest offset can never rise again; every later candidate sorts
+//   after b, and canonical order then forbids placing b at all. So when b's
+//   subtree fails, the remaining candidates of this node fail too.
+// - Section inference. Time is cut into sections at every endpoint. Buffers
+//   still to place in a section are pairwise live together and all go above
+//   max(section floor, last offset): if that plus their sizes exceeds the
+//   capacity, prune. A section's floor is also at least the lowest earliest
+//   offset of its unplaced buffers.
+// - Decomposition. When no unplaced buffer crosses a section boundary, the two
+//   sides no longer interact and are solved one after the other.
+//
+// Restarts with doubling node limits rotate through three static orderings
+// (as MiniMalloc does), since one ordering often finds in milliseconds what
+// another misses for minutes.
+//
+//===----------------------------------------------------------------------===//
+#include "Solvers.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <cstdio>
+#include <string>
+#include <cstdlib>
+
+namespace coreai::solvers {
+namespace {
+
+enum class Status { Found, NotFound, Aborted };
+
+struct Partition {
+  std::vector<int> buffers;
+  int sectionBegin = 0, sectionEnd = 0;
+};
+
+/// A static preordering: a string of keys compared in turn, all descending.
+/// W: sections spanned, A: area (size x lifetime), T: the most bytes live in
+/// any of its sections, Z: size.
+using Preordering = const char *;
+
+class Search {
+public:
+  Search(const BufferProblem &problem, std::vector<int> ids, int64_t capacity,
+         const ExactOptions &options);
+  ExactResult run();
+
+private:
+  Status solvePartition(const Partition &partition);
+  Status searchNode(const Partition &partition, const std::vector<int> &pre,
+                    const std::vector<int> &candidates, int64_t lastOffset,
+                    int lastRank);
+  Status decomposeAndSearch(const Partition &partition,
+                            const std::vector<int> &pre,
+                            const std::vector<int> &candidates,
+                            int64_t lastOffset, int lastRank, int placed);
+  bool consistent(const Partition &partition, int64_t lastOffset);
+  std::vector<Partition> split(const Partition &partition,
+                               const std::vector<int> &cutpoints) const;
+
+  struct Low {
+    int section;
+    int64_t lowMin;
+    int lowCount;
+  };
+  struct Undo {
+    std::vector<std::pair<int, int64_t>> minOffsets, floors;
+    std::vector<Low> lows;
+  };
+  void place(int b, int64_t offset, Undo &undo);
+  void saveLow(int s, Undo &undo);
+  void dropFromLow(int s, int64_t was, Undo &undo);
+  int64_t effectiveFloor(int s) const;
+  void unplace(int b, const Undo &undo);
+
+  const BufferProblem &problem;
+  std::vector<int> ids; // search index -> problem index
+  int64_t capacity;
+  ExactOptions options;
+
+  std::vector<int64_t> size, alignment, lifetime;
+  std::vector<int> sectionBegin, sectionEnd;
+  std::vector<std::vector<int>> overlaps, sectionBuffers;
+  int numSections = 0;
+
+  std::vector<int64_t> offset, minOffset, solution;
+  std::vector<int64_t> floor, total;
+  /// Per section: the lowest earliest offset among its unplaced buffers and
+  /// how many have it.
+  std::vector<int64_t> lowMin;
+  std::vector<int> lowCount;
+  std::vector<int> crossing; // unplaced buffers crossing boundary s | s+1
+  std::vector<int> sectionStamp;
+  int stamp = 0;
+  /// Sections whose floor or unplaced buffers changed in the last place().
+  std::vector<int> touched;
+  std::vector<int64_t> releases;
+  int64_t nodes = 0, nodesLeft = 0;
+  bool timedOut = false;
+  Preordering preordering = "WAT";
+};
+
+Search::Search(const BufferProblem &problem, std::vector<int> ids,
+               int64_t capacity, const ExactOptions &options)
+    : problem(problem), ids(std::move(ids)), capacity(capacity),
+      options(options) {
+  int n = int(this->ids.size());
+  std::vector<int64_t> times;
+  for (int id : this->ids) {
+    times.push_back(problem.buffers[id].start);
+    times.push_back(problem.buffers[id].end);
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  numSections = std::max(0, int(times.size()) - 1);
+  auto indexOf = [&](int64_t t) {
+    return int(std::lower_bound(times.begin(), times.end(), t) -
+               times.begin());
+  };
+  sectionBuffers.resize(numSections);
+  floor.assign(numSections, 0);
+  total.assign(numSections, 0);
+  crossing.assign(std::max(0, numSections - 1), 0);
+  sectionStamp.assign(numSections, 0);
+  lowMin.assign(numSections, 0);
+  lowCount.assign(numSections, 0);
+  for (int id : this->ids) {
+    const Buffer &b = problem.buffers[id];
+    int i = int(size.size());
+    size.push_back(b.size);
+    alignment.push_back(b.alignment);
+    lifetime.push_back(b.end - b.start);
+    sectionBegin.push_back(indexOf(b.start));
+    sectionEnd.push_back(indexOf(b.end));
+    for (int s = sectionBegin[i]; s < sectionEnd[i]; ++s) {
+      sectionBuffers[s].push_back(i);
+      total[s] += b.size;
+      ++lowCount[s];
+      if (s + 1 < sectionEnd[i])
+        ++crossing[s];
+    }
+  }
+  // Overlap lists from a sweep over starts: a buffer overlaps exactly the
+  // buffers live in its first section that started earlier, plus those that
+  // start later inside its lifetime.
+  overlaps.resize(n);
+  for (int s = 0; s < numSections; ++s)
+    for (int i : sectionBuffers[s])
+      if (sectionBegin[i] == s)
+        for (int j : sectionBuffers[s])
+          if (j != i && (sectionBegin[j] < s || j < i)) {
+            overlaps[i].push_back(j);
+            overlaps[j].push_back(i);
+          }
+  offset.assign(n, -1);
+  minOffset.assign(n, 0);
+  solution.assign(n, -1);
+}
+
+void Search::saveLow(int s, Undo &undo) {
+  if (sectionStamp[s] == stamp)
+    return;
+  sectionStamp[s] = stamp;
+  undo.lows.push_back({s, lowMin[s], lowCount[s]});
+}
+
+/// Buffer `b` leaves the unplaced set of section `s` with earliest offset
+/// `was`; if it was the last one at the section's minimum, that minimum must
+/// be found again.
+void Search::dropFromLow(int s, int64_t was, Undo &undo) {
+  if (was != lowMin[s])
+    return;
+  saveLow(s, undo);
+  if (--lowCount[s] == 0)
+    touched.push_back(s);
+}
+
+void Search::place(int b, int64_t at, Undo &undo) {
+  offset[b] = at;
+  int64_t top = at + size[b];
+  ++stamp;
+  touched.clear();
+  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
+    undo.floors.emplace_back(s, floor[s]);
+    floor[s] = top;
+    total[s] -= size[b];
+    if (s + 1 < sectionEnd[b])
+      --crossing[s];
+    dropFromLow(s, at, undo);
+  }
+  for (int other : overlaps[b]) {
+    if (offset[other] >= 0 || minOffset[other] >= top)
+      continue;
+    int64_t was = minOffset[other];
+    undo.minOffsets.emplace_back(other, was);
+    minOffset[other] = alignTo(top, alignment[other]);
+    for (int s = sectionBegin[other]; s < sectionEnd[other]; ++s)
+      dropFromLow(s, was, undo);
+  }
+  // Sections whose lowest earliest offset rose: find the new minimum. Only
+  // these need a scan, which keeps a node cheap.
+  for (int s : touched) {
+    int64_t lowest = std::numeric_limits<int64_t>::max();
+    int count = 0;
+    for (int other : sectionBuffers[s]) {
+      if (offset[other] >= 0)
+        continue;
+      if (minOffset[other] < lowest) {
+        lowest = minOffset[other];
+        count = 0;
+      }
+      count += minOffset[other] == lowest;
+    }
+    lowMin[s] = lowest;
+    lowCount[s] = count;
+  }
+  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s)
+    touched.push_back(s);
+}
+
+void Search::unplace(int b, const Undo &undo) {
+  for (auto it = undo.lows.rbegin(); it != undo.lows.rend(); ++it) {
+    lowMin[it->section] = it->lowMin;
+    lowCount[it->section] = it->lowCount;
+  }
+  for (auto it = undo.floors.rbegin(); it != undo.floors.rend(); ++it)
+    floor[it->first] = it->second;
+  for (auto it = undo.minOffsets.rbegin(); it != undo.minOffsets.rend(); ++it)
+    minOffset[it->first] = it->second;
+  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
+    total[s] += size[b];
+    if (s + 1 < sectionEnd[b])
+      ++crossing[s];
+  }
+  offset[b] = -1;
+}
+
+/// The floor of section `s` for the buffers still to place there: above
+/// every placed buffer, and at least the lowest of their earliest offsets
+/// (nothing will ever be put below that there).
+int64_t Search::effectiveFloor(int s) const {
+  if (options.sectionInference && lowCount[s] > 0)
+    return std::max(floor[s], lowMin[s]);
+  return floor[s];
+}
+
+bool Search::consistent(const Partition &partition, int64_t lastOffset) {
+  for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s) {
+    int64_t level = effectiveFloor(s);
+    if (options.canonicalOrder)
+      level = std::max(level, lastOffset);
+    if (options.sectionInference)
+      level += total[s];
+    if (level > capacity)
+      return false;
+  }
+  if (!options.sectionInference)
+    return true;
+  // Where something changed, a sharper bound: the unplaced buffers of a
+  // section are pairwise disjoint in address and each starts at or above its
+  // earliest offset, so they need at least the makespan of one machine with
+  // release dates (buffers in order of earliest offset, no idle time).
+  for (int s : touched) {
+    if (total[s] == 0)
+      continue;
+    releases.clear();
+    for (int other : sectionBuffers[s])
+      if (offset[other] < 0)
+        releases.push_back(other);
+    std::sort(releases.begin(), releases.end(), [&](int64_t x, int64_t y) {
+      return minOffset[x] < minOffset[y];
+    });
+    int64_t level = effectiveFloor(s);
+    if (options.canonicalOrder)
+      level = std::max(level, lastOffset);
+    for (int64_t other : releases)
+      level = std::max(level, minOffset[other]) + size[other];
+    if (level > capacity)
+      return false;
+  }
+  return true;
+}
+
+Status Search::searchNode(const Partition &partition,
+                          const std::vector<int> &pre,
+                          const std::vector<int> &candidates,
+                          int64_t lastOffset, int lastRank) {
+  ++nodes;
+  if (--nodesLeft < 0)
+    return Status::Aborted;
+  if ((nodes & 255) == 0 && Clock::now() >= options.deadline)
+    timedOut = true;
+  if (timedOut)
+    return Status::Aborted;
+
+  // Unplaced buffers by (earliest offset, rank in the preordering).
+  std::vector<int> order;
+  order.reserve(candidates.size());
+  for (int rank : candidates)
+    if (offset[pre[rank]] < 0)
+      order.push_back(rank);
+  if (order.empty())
+    return Status::Found;
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    int64_t ox = minOffset[pre[x]], oy = minOffset[pre[y]];
+    return ox != oy ? ox < oy : x < y;
+  });
+  int64_t lowestTop = std::numeric_limits<int64_t>::max();
+  for (int rank : order)
+    lowestTop = std::min(lowestTop, minOffset[pre[rank]] + size[pre[rank]]);
+
+  for (int rank : order) {
+    int b = pre[rank];
+    int64_t at = minOffset[b];
+    if (options.canonicalOrder &&
+        (at < lastOffset || (at == lastOffset && rank < lastRank)))
+      continue;
+    if (options.dominance && at >= lowestTop)
+      continue;
+    Undo undo;
+    place(b, at, undo);
+    // Every buffer on the path that succeeds is recorded last, so stale
+    // entries from failed branches are always overwritten.
+    solution[b] = at;
+    Status status = Status::NotFound;
+    if (at + size[b] <= capacity && consistent(partition, at))
+      status = options.decomposition
+                   ? decomposeAndSearch(partition, pre, order, at, rank, b)
+                   : searchNode(partition, pre, order, at, rank);
+    unplace(b, undo);
+    if (status != Status::NotFound)
+      return status;
+    if (options.dominance) {
+      bool hatless = true;
+      for (int other : overlaps[b])
+        hatless &= offset[other] >= 0;
+      if (hatless)
+        break;
+    }
+  }
+  return Status::NotFound;
+}
+
+std::vector<Partition> Search::split(const Partition &partition,
+                                     const std::vector<int> &cutpoints) const {
+  std::vector<Partition> parts;
+  int begin = partition.sectionBegin;
+  auto close = [&](int end) {
+    Partition part;
+    part.sectionBegin = begin;
+    part.sectionEnd = end;
+    for (int b : partition.buffers)
+      if (offset[b] < 0 && sectionBegin[b] < end && begin < sectionEnd[b])
+        part.buffers.push_back(b);
+    if (!part.buffers.empty())
+      parts.push_back(std::move(part));
+    begin = end;
+  };
+  for (int cut : cutpoints)
+    close(cut);
+  close(partition.sectionEnd);
+  return parts;
+}
+
+Status Search::decomposeAndSearch(const Partition &partition,
+                                  const std::vector<int> &pre,
+                                  const std::vector<int> &candidates,
+                                  int64_t lastOffset, int lastRank,
+                                  int placed) {
+  // `place` already decremented the crossing counts; boundaries inside the
+  // placed buffer's lifetime that no unplaced buffer crosses any more split
+  // the partition.
+  std::vector<int> cutpoints;
+  for (int s = sectionBegin[placed]; s + 1 < sectionEnd[placed]; ++s)
+    if (crossing[s] == 0)
+      cutpoints.push_back(s + 1);
+  if (cutpoints.empty())
+    return searchNode(partition, pre, candidates, lastOffset, lastRank);
+  for (const Partition &part : split(partition, cutpoints)) {
+    Status status = solvePartition(part);
+    if (status != Status::Found)
+      return status;
+  }
+  return Status::Found;
+}
+
+Status Search::solvePartition(const Partition &partition) {
+  int n = int(partition.buffers.size());
+  std::vector<int64_t> peakTotal(n, 0);
+  for (int k = 0; k < n; ++k) {
+    int b = partition.buffers[k];
+    for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s)
+      peakTotal[k] = std::max(peakTotal[k], total[s]);
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  auto key = [&](int k, char c) -> long double {
+    int b = partition.buffers[k];
+    int64_t width = sectionEnd[b] - sectionBegin[b];
+    switch (c) {
+    case 'W':
+      return width;
+    case 'A':
+      return (long double)size[b] * lifetime[b];
+    case 'T':
+      return peakTotal[k];
+    case 'L':
+      return lifetime[b];
+    case 'S':
+      return -problem.buffers[ids[b]].start;
+    case 'E':
+      return problem.buffers[ids[b]].end;
+    default:
+      return size[b];
+    }
+  };
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    for (const char *c = preordering; *c; ++c) {
+      long double kx = key(x, *c), ky = key(y, *c);
+      if (kx != ky)
+        return kx > ky;
+    }
+    return false;
+  });
+  std::vector<int> pre(n), candidates(n);
+  for (int r = 0; r < n; ++r)
+    pre[r] = partition.buffers[order[r]];
+  std::iota(candidates.begin(), candidates.end(), 0);
+  return searchNode(partition, pre, candidates, 0, 0);
+}
+
+ExactResult Search::run() {
+  ExactResult result;
+  for (int64_t s : size)
+    if (s > capacity) {
+      result.exhausted = true;
+      return result;
+    }
+  Partition all;
+  all.buffers.resize(size.size());
+  std::iota(all.buffers.begin(), all.buffers.end(), 0);
+  all.sectionBegin = 0;
+  all.sectionEnd = numSections;
+  // Independent time components first: each is searched on its own.
+  std::vector<int> cutpoints;
+  if (options.decomposition)
+    for (int s = 0; s + 1 < numSections; ++s)
+      if (crossing[s] == 0)
+        cutpoints.push_back(s + 1);
+  std::vector<Partition> parts = split(all, cutpoints);
+
+  std::vector<std::string> preorderings = {"TWA", "WAT", "TAW", "TLZ", "AWT"};
+  if (const char *env = getenv("COREAI_EXACT_ORDERS")) {
+    preorderings.clear();
+    std::string str = env; size_t pos;
+    while ((pos = str.find(',')) != std::string::npos) { preorderings.push_back(str.substr(0,pos)); str = str.substr(pos+1); }
+    preorderings.push_back(str);
+  }
+  if (const char *env = getenv("COREAI_EXACT_FIXED")) {
+    for (auto &p : preorderings) {
+      for (const Partition &part : parts) {
+        preordering = p.c_str();
+        nodesLeft = atoll(env);
+        auto t0 = Clock::now();
+        Status st = solvePartition(part);
+        fprintf(stderr, "%s part %zu status %d nodes %lld  %.3fs\n", p.c_str(), part.buffers.size(), int(st), (long long)(atoll(env)-nodesLeft), std::chrono::duration<double>(Clock::now()-t0).count());
+      }
+    }
+    return result;
+  }
+  for (const Partition &part : parts) {
+    Status status = Status::Aborted;
+    for (int64_t limit = 2 * int64_t(part.buffers.size()) + 16;
+         status == Status::Aborted && !timedOut; limit *= 2) {
+      for (const std::string &p : preorderings) {
+        preordering = p.c_str();
+        nodesLeft = limit;
+        status = solvePartition(part);
+        if (status != Status::Aborted || timedOut)
+          break;
+      }
+    }
+    result.nodes = nodes;
+    if (getenv("COREAI_DEBUG_EXACT"))
+      fprintf(stderr, "part %zu buffers status %d nodes %lld\n", part.buffers.size(), int(status), (long long)nodes);
+    if (status == Status::NotFound) {
+      result.exhausted = true;
+      return result;
+    }
+    if (status != Status::Found)
+      return result;
+  }
+  Offsets offsets(problem.buffers.size(), 0);
+  for (size_t i = 0; i < ids.size(); ++i)
+    offsets[ids[i]] = solution[i];
+  result.offsets = std::move(offsets);
+  result.nodes = nodes;
+  return result;
+}
+
+} // namespace
+
+ExactResult searchWithinCapacity(const BufferProblem &problem,
+                                 int64_t capacity,
+                                 const ExactOptions &options) {
+  // Buffers that occupy no byte at no time need only fit the capacity.
+  std::vector<int> ids;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    if (b.size > capacity) {
+      ExactResult result;
+      result.exhausted = true;
+      return result;
+    }
+    if (b.size > 0 && b.start < b.end)
+      ids.push_back(int(i));
+  }
+  return Search(problem, std::move(ids), capacity, options).run();
+}
+
+} // namespace coreai::solvers

@@ -1,0 +1,189 @@
+//===- Greedy.cpp - Naive, greedy-by-size and greedy-by-breadth -----------===//
+//
+// The greedy packers differ only in the order buffers are placed and in the
+// gap they pick; placement itself goes through PlacementIndex.
+//
+//===----------------------------------------------------------------------===//
+#include "PlacementIndex.h"
+#include "Solvers.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace coreai::solvers {
+
+Offsets placeNaive(const BufferProblem &problem) {
+  Offsets offsets;
+  offsets.reserve(problem.buffers.size());
+  int64_t top = 0;
+  for (const Buffer &b : problem.buffers) {
+    top = alignTo(top, b.alignment);
+    offsets.push_back(top);
+    top += b.size;
+  }
+  return offsets;
+}
+
+Offsets placeInOrder(const BufferProblem &problem,
+                     llvm::ArrayRef<size_t> order, Fit fit) {
+  PlacementIndex index(problem);
+  Offsets offsets(problem.buffers.size(), 0);
+  for (size_t i : order) {
+    offsets[i] = fit == Fit::Lowest ? index.lowestFit(i) : index.tightestFit(i);
+    index.place(i, offsets[i]);
+  }
+  return offsets;
+}
+
+namespace {
+
+int64_t lifetime(const Buffer &b) { return b.end - b.start; }
+
+/// Sorts buffer indices by `key` (descending), input order on ties.
+template <typename Key>
+std::vector<size_t> orderByDescending(const BufferProblem &problem, Key key) {
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return key(problem.buffers[b]) < key(problem.buffers[a]);
+  });
+  return order;
+}
+
+/// Live bytes per elementary time segment, and each buffer's segment range;
+/// `peakOf` answers "which segment of [begin, end) is busiest" (the earliest
+/// of equals) from a sparse table.
+class TimeProfile {
+public:
+  explicit TimeProfile(const BufferProblem &problem) {
+    std::vector<int64_t> times;
+    for (const Buffer &b : problem.buffers) {
+      times.push_back(b.start);
+      times.push_back(b.end);
+    }
+    std::sort(times.begin(), times.end());
+    times.erase(std::unique(times.begin(), times.end()), times.end());
+    size_t numSegments = std::max<size_t>(1, times.size());
+    std::vector<int64_t> delta(numSegments + 1, 0);
+    for (const Buffer &b : problem.buffers) {
+      int begin = indexOf(times, b.start), end = indexOf(times, b.end);
+      ranges.emplace_back(begin, end);
+      delta[begin] += paddedSize(b);
+      delta[end] -= paddedSize(b);
+    }
+    live.resize(numSegments);
+    int64_t running = 0;
+    for (size_t s = 0; s < numSegments; ++s)
+      live[s] = running += delta[s];
+    buildSparseTable();
+  }
+
+  /// The busiest segment in buffer `i`'s lifetime.
+  int peakOf(size_t i) const {
+    auto [begin, end] = ranges[i];
+    if (begin >= end)
+      return begin;
+    int level = 31 - __builtin_clz(unsigned(end - begin));
+    return busier(table[level][begin], table[level][end - (1 << level)]);
+  }
+  int64_t liveAt(int segment) const { return live[segment]; }
+
+private:
+  static int indexOf(const std::vector<int64_t> &times, int64_t t) {
+    return int(std::lower_bound(times.begin(), times.end(), t) -
+               times.begin());
+  }
+  int busier(int a, int b) const {
+    if (live[a] != live[b])
+      return live[a] > live[b] ? a : b;
+    return std::min(a, b);
+  }
+  void buildSparseTable() {
+    size_t n = live.size();
+    table.emplace_back(n);
+    std::iota(table[0].begin(), table[0].end(), 0);
+    for (size_t width = 2; width <= n; width *= 2) {
+      const std::vector<int> &prev = table.back();
+      std::vector<int> next(n - width + 1);
+      for (size_t s = 0; s + width <= n; ++s)
+        next[s] = busier(prev[s], prev[s + width / 2]);
+      table.push_back(std::move(next));
+    }
+  }
+
+  std::vector<std::pair<int, int>> ranges;
+  std::vector<int64_t> live;
+  std::vector<std::vector<int>> table;
+};
+
+} // namespace
+
+std::vector<size_t> orderBySize(const BufferProblem &problem) {
+  return orderByDescending(problem, [](const Buffer &b) {
+    return std::make_pair(paddedSize(b), lifetime(b));
+  });
+}
+
+std::vector<size_t> orderByArea(const BufferProblem &problem) {
+  return orderByDescending(problem, [](const Buffer &b) {
+    // Long double: size x lifetime can exceed 64 bits on real traces.
+    return std::make_pair((long double)paddedSize(b) * lifetime(b),
+                          paddedSize(b));
+  });
+}
+
+std::vector<size_t> orderByLifetime(const BufferProblem &problem) {
+  return orderByDescending(problem, [](const Buffer &b) {
+    return std::make_pair(lifetime(b), paddedSize(b));
+  });
+}
+
+std::vector<size_t> orderByBreadth(const BufferProblem &problem) {
+  TimeProfile profile(problem);
+  std::vector<int> peak(problem.buffers.size());
+  for (size_t i = 0; i < peak.size(); ++i)
+    peak[i] = profile.peakOf(i);
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  // A buffer is first met at the busiest step of its life; steps are visited
+  // by decreasing breadth (earlier step on ties), buffers by size within.
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    int64_t breadthA = profile.liveAt(peak[a]),
+            breadthB = profile.liveAt(peak[b]);
+    if (breadthA != breadthB)
+      return breadthA > breadthB;
+    if (peak[a] != peak[b])
+      return peak[a] < peak[b];
+    return paddedSize(problem.buffers[a]) > paddedSize(problem.buffers[b]);
+  });
+  return order;
+}
+
+std::vector<size_t> orderByPressure(const BufferProblem &problem) {
+  TimeProfile profile(problem);
+  std::vector<int64_t> pressure(problem.buffers.size());
+  for (size_t i = 0; i < pressure.size(); ++i)
+    pressure[i] = profile.liveAt(profile.peakOf(i));
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (pressure[a] != pressure[b])
+      return pressure[a] > pressure[b];
+    const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
+    if (paddedSize(x) != paddedSize(y))
+      return paddedSize(x) > paddedSize(y);
+    return lifetime(x) > lifetime(y);
+  });
+  return order;
+}
+
+Offsets greedyBySize(const BufferProblem &problem) {
+  return placeInOrder(problem, orderBySize(problem), Fit::Lowest);
+}
+
+Offsets greedyByBreadth(const BufferProblem &problem) {
+  // Pisarchyk & Lee pick the smallest gap that fits within each step.
+  return placeInOrder(problem, orderByBreadth(problem), Fit::Tightest);
+}
+
+} // namespace coreai::solvers

@@ -1,0 +1,98 @@
+//===- Solvers.h - The individual packing algorithms ------------*- C++ -*-===//
+//
+// Internal to lib/Solve: each algorithm is a plain function from a problem to
+// offsets; Solve.cpp names them, times them and verifies what they return.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_LIB_SOLVE_SOLVERS_H
+#define COREAI_PLAN_LIB_SOLVE_SOLVERS_H
+
+#include "coreai-plan/Problem.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace coreai::solvers {
+
+using Offsets = std::vector<int64_t>;
+using Clock = std::chrono::steady_clock;
+
+/// How a greedy pass chooses among the free gaps a buffer fits into.
+enum class Fit {
+  Lowest,   ///< The gap at the lowest address (first fit).
+  Tightest, ///< The smallest gap that fits, lowest on ties (best fit).
+};
+
+//===- Heuristics (Greedy.cpp, BestFit.cpp) -------------------------------===//
+
+/// Buffers end to end in input order: no reuse at all.
+Offsets placeNaive(const BufferProblem &problem);
+
+/// Places buffers one by one in `order`, each at an aligned offset where it
+/// collides with no already placed buffer that is live at the same time.
+Offsets placeInOrder(const BufferProblem &problem, llvm::ArrayRef<size_t> order,
+                     Fit fit);
+
+/// Largest padded size first; longer lifetime, then input order, on ties.
+std::vector<size_t> orderBySize(const BufferProblem &problem);
+/// Largest size x lifetime ("area") first.
+std::vector<size_t> orderByArea(const BufferProblem &problem);
+/// Longest lifetime first, larger size on ties.
+std::vector<size_t> orderByLifetime(const BufferProblem &problem);
+/// Pisarchyk & Lee's by-breadth order: time steps by decreasing live bytes,
+/// within a step its buffers by decreasing size; each buffer is taken at the
+/// first step (in that order) where it is live.
+std::vector<size_t> orderByBreadth(const BufferProblem &problem);
+/// Largest "peak pressure" first: the most live bytes at any time of the
+/// buffer's life, then size. Buffers at the peak are placed before the rest.
+std::vector<size_t> orderByPressure(const BufferProblem &problem);
+
+Offsets greedyBySize(const BufferProblem &problem);
+Offsets greedyByBreadth(const BufferProblem &problem);
+/// XLA heap-simulator style: decreasing size (longer lifetime first on
+/// ties), each buffer into the tightest gap that fits.
+Offsets bestFit(const BufferProblem &problem);
+
+//===- Portfolio (Portfolio.cpp) ------------------------------------------===//
+
+/// The smallest-heap packing over several orderings and both fits, then
+/// improved by re-placing the buffers at the peak until `deadline`.
+/// Stops early once the heap reaches `target` (e.g. the lower bound).
+Offsets portfolio(const BufferProblem &problem, int64_t target,
+                  Clock::time_point deadline);
+
+//===- Exact search (Exact.cpp) -------------------------------------------===//
+
+struct ExactOptions {
+  Clock::time_point deadline;
+  /// The switches of the search's techniques; every one is sound on its own
+  /// and the tests compare each off against on.
+  bool canonicalOrder = true;
+  bool dominance = true;
+  bool sectionInference = true;
+  bool decomposition = true;
+};
+
+struct ExactResult {
+  /// A packing within the capacity, if one was found.
+  std::optional<Offsets> offsets;
+  /// True when the search space was exhausted without finding one: no
+  /// packing within the capacity exists.
+  bool exhausted = false;
+  int64_t nodes = 0;
+};
+
+/// Looks for a packing within `capacity` (branch and bound over canonical
+/// solutions, after MiniMalloc, with time-connected components solved
+/// separately).
+ExactResult searchWithinCapacity(const BufferProblem &problem,
+                                 int64_t capacity,
+                                 const ExactOptions &options);
+
+} // namespace coreai::solvers
+
+#endif // COREAI_PLAN_LIB_SOLVE_SOLVERS_H
