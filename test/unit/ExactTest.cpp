@@ -1,0 +1,160 @@
+//===- ExactTest.cpp - The exact search against brute force ---------------===//
+//
+// On tiny instances the optimum is computed independently: every packing
+// can be pushed down until each buffer rests on an overlapping one, and then
+// stacking the buffers in order of offset (each at the highest top of the
+// overlapping buffers before it) reproduces it. So the minimum over all
+// orders of that stacking is the optimum. The exact search must find a
+// packing at that heap and prove that one byte less is impossible, with
+// every technique on and with each one switched off.
+//
+//===----------------------------------------------------------------------===//
+#include "../../lib/Solve/Solvers.h"
+
+#include "coreai-plan/Solve.h"
+#include "coreai-plan/Verify.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+using namespace coreai;
+using namespace coreai::solvers;
+
+namespace {
+
+int64_t bruteForceOptimum(const BufferProblem &problem) {
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  do {
+    std::vector<int64_t> offsets(order.size(), 0);
+    int64_t heap = 0;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const Buffer &b = problem.buffers[order[k]];
+      int64_t at = 0;
+      for (size_t j = 0; j < k; ++j) {
+        const Buffer &below = problem.buffers[order[j]];
+        if (b.overlapsInTime(below))
+          at = std::max(at, offsets[order[j]] + below.size);
+      }
+      offsets[order[k]] = alignTo(at, b.alignment);
+      heap = std::max(heap, offsets[order[k]] + b.size);
+    }
+    best = std::min(best, heap);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+BufferProblem tinyProblem(std::mt19937_64 &rng) {
+  BufferProblem problem;
+  int n = 2 + int(rng() % 6); // up to 7 buffers: 5040 orders
+  bool aligned = rng() % 3 == 0;
+  for (int i = 0; i < n; ++i) {
+    Buffer b;
+    b.id = std::to_string(i);
+    b.start = int64_t(rng() % 8);
+    b.end = b.start + 1 + int64_t(rng() % 6);
+    b.size = 1 + int64_t(rng() % 9);
+    b.alignment = aligned ? int64_t(1) << (rng() % 3) : 1;
+    problem.buffers.push_back(b);
+  }
+  return problem;
+}
+
+ExactOptions farDeadline() {
+  ExactOptions options;
+  options.deadline = Clock::now() + std::chrono::seconds(30);
+  return options;
+}
+
+void checkExactAt(const BufferProblem &problem, int64_t optimum,
+                  const ExactOptions &options) {
+  ExactResult fits = searchWithinCapacity(problem, optimum, options);
+  REQUIRE(fits.offsets);
+  Plan plan;
+  plan.offsets = *fits.offsets;
+  plan.heap = heapOf(problem, plan.offsets);
+  CHECK(plan.heap <= optimum);
+  CHECK_FALSE(verifyPlan(problem, plan));
+  ExactResult tooSmall = searchWithinCapacity(problem, optimum - 1, options);
+  CHECK_FALSE(tooSmall.offsets);
+  CHECK(tooSmall.exhausted);
+}
+
+} // namespace
+
+TEST_CASE("exact search equals brute force on tiny instances",
+          "[exact][property]") {
+  std::mt19937_64 rng(31337);
+  for (int round = 0; round < 150; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    int64_t optimum = bruteForceOptimum(problem);
+    INFO("round " << round << ", optimum " << optimum);
+    // Not lowerBound(problem): it pads every size, the top buffer needs none.
+    BufferProblem unpadded = problem;
+    for (Buffer &b : unpadded.buffers)
+      b.alignment = 1;
+    REQUIRE(optimum >= lowerBound(unpadded));
+    checkExactAt(problem, optimum, farDeadline());
+  }
+}
+
+TEST_CASE("each exact technique is sound on its own", "[exact][property]") {
+  std::mt19937_64 rng(4242);
+  for (int round = 0; round < 60; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    int64_t optimum = bruteForceOptimum(problem);
+    for (int off = 0; off < 4; ++off) {
+      ExactOptions options = farDeadline();
+      options.canonicalOrder = off != 0;
+      options.dominance = off != 1;
+      options.sectionInference = off != 2;
+      options.decomposition = off != 3;
+      INFO("round " << round << ", technique " << off << " off");
+      checkExactAt(problem, optimum, options);
+    }
+  }
+}
+
+TEST_CASE("best minimises to the brute-force optimum and proves it",
+          "[exact][solve]") {
+  std::mt19937_64 rng(8);
+  for (int round = 0; round < 60; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    int64_t optimum = bruteForceOptimum(problem);
+    SolveResult result = solve(problem, {Algorithm::Best, 5000});
+    REQUIRE(result.plan);
+    CHECK(result.plan->heap == optimum);
+    CHECK(result.plan->optimal);
+  }
+}
+
+TEST_CASE("the exact search closes a puzzle at the lower bound", "[exact]") {
+  // Unit buffers that must interlock around a long one to reach the bound.
+  BufferProblem problem;
+  problem.buffers = {{"long", 0, 4, 2}, {"a", 0, 2, 1}, {"b", 2, 4, 1},
+                     {"c", 0, 1, 1},    {"d", 1, 4, 1}, {"e", 0, 3, 1},
+                     {"f", 3, 4, 1}};
+  int64_t optimum = bruteForceOptimum(problem);
+  CHECK(optimum == lowerBound(problem));
+  checkExactAt(problem, optimum, farDeadline());
+}
+
+TEST_CASE("independent time components are packed separately", "[exact]") {
+  // Two copies of the same puzzle, one after the other in time.
+  BufferProblem problem;
+  for (int copy = 0; copy < 2; ++copy)
+    for (auto [start, end, size] :
+         {std::tuple{0, 2, 2}, {2, 4, 2}, {1, 3, 1}, {0, 4, 1}}) {
+      Buffer b;
+      b.id = std::to_string(copy) + "-" + std::to_string(start);
+      b.start = start + copy * 10;
+      b.end = end + copy * 10;
+      b.size = size;
+      problem.buffers.push_back(b);
+    }
+  checkExactAt(problem, bruteForceOptimum(problem), farDeadline());
+}
