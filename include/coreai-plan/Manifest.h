@@ -31,21 +31,28 @@ struct ManifestTarget {
   int64_t heapLimit = 0; ///< 0: unlimited
 };
 
+/// One graph file of the bundle.
+struct ManifestInput {
+  std::string file;   ///< file name, without directories
+  std::string sha256; ///< lower-case hex SHA-256 of the file's bytes
+};
+
 /// One planned entry point at one S, as recorded. Solver time is left out
 /// on purpose: the same input must give byte-identical manifests.
 struct ManifestEntry {
   PlannedEntry planned;
-  /// The function's name in MODEL.planned.mlir (`main__s16`).
+  uint32_t input = 0; ///< index into Manifest::inputs
+  /// The planned function (`main__s16`) and the file holding it.
   std::string plannedFunction;
+  std::string plannedFile;
 };
 
 struct Manifest {
   uint32_t formatVersion = kManifestFormatVersion;
   std::string toolVersion;
   ManifestTarget target;
-  std::string inputFile;   ///< file name of the graph, without directories
-  std::string inputSha256; ///< lower-case hex SHA-256 of the graph's bytes
-  int64_t bundleHeap = 0;  ///< max over entries of their heap
+  std::vector<ManifestInput> inputs;
+  int64_t bundleHeap = 0; ///< max over entries of their heap
   std::vector<ManifestEntry> entries;
 };
 

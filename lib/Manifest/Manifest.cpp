@@ -98,9 +98,17 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
       !inRange(manifest.target.alignment) ||
       !inRange(manifest.target.heapLimit))
     return invalid(source, "target alignment or heap limit out of range");
-  for (const ManifestEntry &entry : manifest.entries)
+  for (const ManifestEntry &entry : manifest.entries) {
     if (llvm::Error error = checkEntry(entry.planned, source))
       return error;
+    if (entry.input >= manifest.inputs.size())
+      return invalid(source, llvm::formatv("entry '{0}' S={1}: input {2} "
+                                           "of {3}",
+                                           entry.planned.entry,
+                                           entry.planned.chunk, entry.input,
+                                           manifest.inputs.size())
+                                 .str());
+  }
   int64_t expected = bundleHeapOf(manifest.entries);
   if (manifest.bundleHeap != expected)
     return invalid(source, llvm::formatv("bundle heap {0} is not the largest "

@@ -22,8 +22,8 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
         b.start, b.end, origin.viewCount));
   }
   return fb::CreateEntryDirect(
-      fbb, e.entry.c_str(), e.chunk, entry.plannedFunction.c_str(),
-      e.plan.heap, e.alignment, e.plan.lowerBound, e.plan.optimal,
+      fbb, e.entry.c_str(), e.chunk, entry.input,
+      entry.plannedFunction.c_str(), entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound, e.plan.optimal,
       e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers);
 }
 
@@ -33,7 +33,9 @@ std::string str(const flatbuffers::String *s) {
 
 ManifestEntry readEntry(const fb::Entry &in) {
   ManifestEntry entry;
+  entry.input = in.input();
   entry.plannedFunction = str(in.planned_function());
+  entry.plannedFile = str(in.planned_file());
   PlannedEntry &e = entry.planned;
   e.entry = str(in.entry());
   e.chunk = in.chunk();
@@ -72,10 +74,13 @@ std::string writeManifestBinary(const Manifest &manifest) {
   auto target = fb::CreateTargetDirect(fbb, manifest.target.name.c_str(),
                                        manifest.target.alignment,
                                        manifest.target.heapLimit);
+  std::vector<flatbuffers::Offset<fb::Input>> inputs;
+  for (const ManifestInput &input : manifest.inputs)
+    inputs.push_back(
+        fb::CreateInputDirect(fbb, input.file.c_str(), input.sha256.c_str()));
   auto root = fb::CreateManifestDirect(
       fbb, manifest.formatVersion, manifest.toolVersion.c_str(), target,
-      manifest.inputFile.c_str(), manifest.inputSha256.c_str(),
-      manifest.bundleHeap, &entries);
+      &inputs, manifest.bundleHeap, &entries);
   // The size prefix lets a reader tell a truncated file from a complete
   // one even when only trailing padding is missing.
   fb::FinishSizePrefixedManifestBuffer(fbb, root);
@@ -118,8 +123,9 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
   if (const fb::Target *target = in->target())
     manifest.target = {str(target->name()), target->alignment(),
                        target->heap_limit()};
-  manifest.inputFile = str(in->input_file());
-  manifest.inputSha256 = str(in->input_sha256());
+  if (const auto *inputs = in->inputs())
+    for (const fb::Input *input : *inputs)
+      manifest.inputs.push_back({str(input->file()), str(input->sha256())});
   manifest.bundleHeap = in->bundle_heap();
   if (const auto *entries = in->entries())
     for (const fb::Entry *entry : *entries)

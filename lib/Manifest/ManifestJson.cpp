@@ -33,7 +33,9 @@ json::Value entryToJson(const ManifestEntry &entry) {
   return json::Object{
       {"entry", e.entry},
       {"chunk", e.chunk},
+      {"input", int64_t(entry.input)},
       {"planned_function", entry.plannedFunction},
+      {"planned_file", entry.plannedFile},
       {"heap", e.plan.heap},
       {"alignment", e.alignment},
       {"lower_bound", e.plan.lowerBound},
@@ -59,6 +61,12 @@ static bool fromJSON(const json::Value &value, ManifestTarget &target,
 }
 
 /// One buffer, appended to the entry's parallel arrays.
+static bool fromJSON(const json::Value &value, ManifestInput &input,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("file", input.file) && o.map("sha256", input.sha256);
+}
+
 static bool readBuffer(const json::Value &value, PlannedEntry &e, json::Path path) {
   json::ObjectMapper o(value, path);
   Buffer b;
@@ -80,14 +88,22 @@ static bool fromJSON(const json::Value &value, ManifestEntry &entry,
               json::Path path) {
   json::ObjectMapper o(value, path);
   PlannedEntry &e = entry.planned;
+  int64_t input = 0;
   if (!(o && o.map("entry", e.entry) && o.map("chunk", e.chunk) &&
+        o.map("input", input) &&
         o.map("planned_function", entry.plannedFunction) &&
+        o.map("planned_file", entry.plannedFile) &&
         o.map("heap", e.plan.heap) && o.map("alignment", e.alignment) &&
         o.map("lower_bound", e.plan.lowerBound) &&
         o.map("optimal", e.plan.optimal) &&
         o.map("solver", e.plan.algorithm) &&
         o.map("in_place_saved_bytes", e.inPlaceSavedBytes)))
     return false;
+  if (input < 0 || input > int64_t(UINT32_MAX)) {
+    path.field("input").report("out of range");
+    return false;
+  }
+  entry.input = uint32_t(input);
   const json::Array *buffers = value.getAsObject()->getArray("buffers");
   if (!buffers) {
     path.field("buffers").report("expected array");
@@ -104,14 +120,16 @@ static bool fromJSON(const json::Value &value, Manifest &manifest,
   json::ObjectMapper o(value, path);
   return o && o.map("tool_version", manifest.toolVersion) &&
          o.map("target", manifest.target) &&
-         o.map("input_file", manifest.inputFile) &&
-         o.map("input_sha256", manifest.inputSha256) &&
+         o.map("inputs", manifest.inputs) &&
          o.map("bundle_heap", manifest.bundleHeap) &&
          o.map("entries", manifest.entries);
 }
 
 json::Value manifestToJson(const Manifest &manifest) {
-  json::Array entries;
+  json::Array inputs, entries;
+  for (const ManifestInput &input : manifest.inputs)
+    inputs.push_back(
+        json::Object{{"file", input.file}, {"sha256", input.sha256}});
   for (const ManifestEntry &entry : manifest.entries)
     entries.push_back(entryToJson(entry));
   return json::Object{
@@ -120,8 +138,7 @@ json::Value manifestToJson(const Manifest &manifest) {
       {"target", json::Object{{"name", manifest.target.name},
                               {"alignment", manifest.target.alignment},
                               {"heap_limit", manifest.target.heapLimit}}},
-      {"input_file", manifest.inputFile},
-      {"input_sha256", manifest.inputSha256},
+      {"inputs", std::move(inputs)},
       {"bundle_heap", manifest.bundleHeap},
       {"entries", std::move(entries)},
   };

@@ -32,10 +32,11 @@ Manifest makeManifest() {
   Manifest m;
   m.toolVersion = "coreai-plan 0.1.0";
   m.target = {"h18p", 256, 0};
-  m.inputFile = "bundle.mlir";
-  m.inputSha256 = sha256Hex("module {}");
-  m.entries = {{makeEntry("main", 1, 1), "main__s1"},
-               {makeEntry("prefill", 32, 32), "prefill__s32"}};
+  m.inputs = {{"bundle.mlir", sha256Hex("module {}")},
+              {"other.mlir", sha256Hex("module {\n}")}};
+  m.entries = {{makeEntry("main", 1, 1), 0, "main__s1", "bundle.planned.mlir"},
+               {makeEntry("prefill", 32, 32), 1, "prefill__s32",
+                "other.planned.mlir"}};
   m.bundleHeap = bundleHeapOf(m.entries);
   return m;
 }
@@ -67,6 +68,9 @@ TEST_CASE("binary -> model -> JSON equals the model's JSON", "[manifest]") {
   CHECK(back->entries[1].planned.origins[1].value == "%1#1");
   CHECK(back->entries[1].planned.origins[1].viewCount == 2);
   CHECK(back->entries[1].plannedFunction == "prefill__s32");
+  CHECK(back->entries[1].plannedFile == "other.planned.mlir");
+  CHECK(back->entries[1].input == 1);
+  CHECK(back->inputs[1].file == "other.mlir");
 }
 
 TEST_CASE("JSON -> model -> binary equals the model's binary", "[manifest]") {
@@ -123,6 +127,10 @@ TEST_CASE("other files and inconsistent manifests are rejected",
   m.bundleHeap -= 1;
   CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "b")),
              Catch::Contains("bundle heap"));
+  m = makeManifest();
+  m.entries[1].input = 2;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "i")),
+             Catch::Contains("input 2 of 2"));
   m = makeManifest();
   m.entries[0].planned.problem.buffers[0].size = -1;
   CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "n.json")),

@@ -41,8 +41,9 @@ std::string yesNo(bool value) { return value ? "yes" : "no"; }
 void printSummary(const Manifest &m, llvm::raw_ostream &os) {
   os << llvm::formatv("manifest     format {0}, written by {1}\n",
                       m.formatVersion, m.toolVersion);
-  os << llvm::formatv("input        {0} (sha256 {1})\n", m.inputFile,
-                      m.inputSha256);
+  for (const ManifestInput &input : m.inputs)
+    os << llvm::formatv("input        {0} (sha256 {1})\n", input.file,
+                        input.sha256);
   os << llvm::formatv("target       {0} (alignment {1}, heap limit {2})\n",
                       m.target.name, m.target.alignment,
                       m.target.heapLimit ? std::to_string(m.target.heapLimit)
@@ -51,13 +52,14 @@ void printSummary(const Manifest &m, llvm::raw_ostream &os) {
 }
 
 void printEntries(const Manifest &m, llvm::raw_ostream &os) {
-  TextTable table({"entry", "S", "function", "buffers", "lower bound", "heap",
-                   "heap/LB", "optimal", "solver"},
-                  {false, true, false, true, true, true, true, false, false});
+  TextTable table({"entry", "S", "function", "file", "buffers", "lower bound",
+                   "heap", "heap/LB", "optimal", "solver"},
+                  {false, true, false, false, true, true, true, true, false,
+                   false});
   for (const ManifestEntry &entry : m.entries) {
     const PlannedEntry &e = entry.planned;
     table.add({"@" + e.entry, std::to_string(e.chunk), entry.plannedFunction,
-               std::to_string(e.problem.buffers.size()),
+               entry.plannedFile, std::to_string(e.problem.buffers.size()),
                std::to_string(e.plan.lowerBound), std::to_string(e.plan.heap),
                llvm::formatv("{0:F4}", gap(e.plan.heap, e.plan.lowerBound)),
                yesNo(e.plan.optimal), e.plan.algorithm});

@@ -51,8 +51,10 @@ llvm::cl::SubCommand planCommand(
 namespace {
 namespace cl = llvm::cl;
 
-cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                               cl::desc("<MODEL.mlir>"), cl::sub(planCommand));
+cl::list<std::string> inputPaths(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<MODEL.mlir>... (the graphs of "
+                                          "one bundle)"),
+                                 cl::sub(planCommand));
 cl::opt<std::string> outputDir("o", cl::Required,
                                cl::desc("Directory for plan.manifest, "
                                         "plan.json, MODEL.planned.mlir"),
@@ -183,33 +185,21 @@ int64_t staticChunkOf(mlir::func::FuncOp func) {
   return 0;
 }
 
+/// The public functions of `module`, or those of them named by --entry
+/// (which need not all be in this one module).
 std::vector<mlir::func::FuncOp> selectEntries(mlir::ModuleOp module,
-                                              std::string &error) {
-  std::vector<mlir::func::FuncOp> publicFuncs;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (func.isPublic() && !func.isExternal())
-      publicFuncs.push_back(func);
-  if (entryNames.empty()) {
-    if (publicFuncs.empty())
-      error = "'" + inputPath + "' has no public func.func to plan";
-    return publicFuncs;
-  }
+                                              std::set<std::string> &found) {
   std::vector<mlir::func::FuncOp> selected;
-  for (const std::string &name : entryNames) {
-    llvm::StringRef wanted = llvm::StringRef(name).ltrim('@');
-    auto it = llvm::find_if(publicFuncs, [&](mlir::func::FuncOp f) {
-      return f.getSymName() == wanted;
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    bool named = llvm::any_of(entryNames, [&](const std::string &name) {
+      return llvm::StringRef(name).ltrim('@') == func.getSymName();
     });
-    if (it == publicFuncs.end()) {
-      std::vector<std::string> names;
-      for (auto f : publicFuncs)
-        names.push_back("@" + f.getSymName().str());
-      error = "no public function @" + wanted.str() + " in '" + inputPath +
-              "' (entry points: " + llvm::join(names, ", ") + ")";
-      return {};
-    }
-    if (!llvm::is_contained(selected, *it))
-      selected.push_back(*it);
+    if (!entryNames.empty() && !named)
+      continue;
+    found.insert(func.getSymName().str());
+    selected.push_back(func);
   }
   return selected;
 }
@@ -273,9 +263,13 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
             llvm::formatv("@{0} is static with S={1}; cannot plan it at "
-                          "S={2} (--chunks {3})",
-                          func.getSymName(), chunk, chunks.front(),
-                          chunksOption)
+                          "S={2} (from --chunks)",
+                          func.getSymName(), chunk,
+                          llvm::join(llvm::map_range(chunks,
+                                                     [](int64_t c) {
+                                                       return std::to_string(c);
+                                                     }),
+                                     ","))
                 .str());
       jobs.push_back({func, chunk, false, {}, ""});
       continue;
@@ -350,13 +344,19 @@ OrFailed<ManifestEntry> planJob(PlanJob job, mlir::ModuleOp planned,
                             " failed verification: " + *violation);
     return Failed{InternalError};
   }
-  return ManifestEntry{std::move(*entry), job.plannedName};
+  ManifestEntry result;
+  result.planned = std::move(*entry);
+  result.plannedFunction = job.plannedName;
+  return result;
 }
 
 void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
+  std::vector<std::string> files;
+  for (const ManifestInput &input : manifest.inputs)
+    files.push_back(input.file);
   os << llvm::formatv("target {0} (alignment {1}), input {2}\n",
                       manifest.target.name, manifest.target.alignment,
-                      manifest.inputFile);
+                      llvm::join(files, ", "));
   TextTable table({"entry", "S", "buffers", "lower bound", "heap", "heap/LB",
                    "solver", "optimal", "solver time"},
                   {false, true, true, true, true, true, false, false, true});
@@ -451,11 +451,6 @@ private:
   }
 };
 
-std::string plannedModelName(llvm::StringRef input) {
-  llvm::StringRef file = llvm::sys::path::filename(input);
-  llvm::StringRef stem = file.ends_with(".mlir") ? file.drop_back(5) : file;
-  return (stem + ".planned.mlir").str();
-}
 
 void registerDialects(mlir::MLIRContext &context) {
   mlir::DialectRegistry registry;
@@ -468,6 +463,95 @@ void registerDialects(mlir::MLIRContext &context) {
   context.appendDialectRegistry(registry);
   // Exported graphs are `torch.aten.*` ops in generic form.
   context.allowUnregisteredDialects();
+}
+
+std::string plannedModelName(llvm::StringRef input) {
+  llvm::StringRef file = llvm::sys::path::filename(input);
+  llvm::StringRef stem = file.ends_with(".mlir") ? file.drop_back(5) : file;
+  return (stem + ".planned.mlir").str();
+}
+
+/// A runtime looks plans up by entry point and S, so each pair may be
+/// planned only once in a bundle.
+llvm::Error checkUnique(const Manifest &manifest) {
+  std::map<std::pair<std::string, int64_t>, uint32_t> seen;
+  for (const ManifestEntry &entry : manifest.entries) {
+    auto key = std::make_pair(entry.planned.entry, entry.planned.chunk);
+    auto [it, inserted] = seen.emplace(key, entry.input);
+    if (!inserted)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("@{0} at S={1} is planned from both '{2}' and '{3}'",
+                        key.first, key.second,
+                        manifest.inputs[it->second].file,
+                        manifest.inputs[entry.input].file)
+              .str());
+  }
+  return llvm::Error::success();
+}
+
+/// Parses one graph, plans its entry points into `manifest` and returns
+/// the text of its planned module. Diagnostics point into the file.
+OrFailed<std::string> planInput(llvm::StringRef path,
+                                mlir::MLIRContext &context,
+                                const FunctionPlanOptions &options,
+                                llvm::ArrayRef<int64_t> chunks,
+                                bool chunksGiven, const Bindings &bindings,
+                                std::set<std::string> &found,
+                                Manifest &manifest) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file) {
+    fail(InputError,
+         "cannot read '" + path + "': " + file.getError().message());
+    return Failed{InputError};
+  }
+  uint32_t inputIndex = manifest.inputs.size();
+  manifest.inputs.push_back({llvm::sys::path::filename(path).str(),
+                             sha256Hex((*file)->getBuffer())});
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return Failed{InputError};
+
+  std::vector<mlir::func::FuncOp> entries = selectEntries(*module, found);
+  auto jobs = makeJobs(*module, entries, chunks, chunksGiven, bindings);
+  if (!jobs) {
+    fail(InputError, path + ": " + llvm::toString(jobs.takeError()));
+    return Failed{InputError};
+  }
+  mlir::OwningOpRef<mlir::ModuleOp> planned =
+      mlir::ModuleOp::create(module->getLoc());
+  (*planned)->setAttrs((*module)->getAttrDictionary());
+  std::string plannedFile = plannedModelName(path);
+  int64_t moduleHeap = 0;
+  for (PlanJob &job : *jobs) {
+    OrFailed<ManifestEntry> entry = planJob(job, *planned, options);
+    if (auto *failed = std::get_if<Failed>(&entry))
+      return *failed;
+    ManifestEntry &result = std::get<ManifestEntry>(entry);
+    result.input = inputIndex;
+    result.plannedFile = plannedFile;
+    moduleHeap = std::max(moduleHeap, result.planned.plan.heap);
+    manifest.entries.push_back(std::move(result));
+  }
+  mlir::Builder builder(&context);
+  (*planned)->setAttr("coreai.plan.target",
+                      builder.getStringAttr(manifest.target.name));
+  (*planned)->setAttr("coreai.plan.heap",
+                      builder.getI64IntegerAttr(moduleHeap));
+  if (failed(mlir::verify(*planned))) {
+    fail(InternalError, "the planned module of '" + path +
+                            "' does not verify");
+    return Failed{InternalError};
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  (*planned)->print(os);
+  os << "\n";
+  return text;
 }
 
 } // namespace
@@ -493,34 +577,6 @@ int runPlan() {
   if (!target)
     return fail(InputError, target.takeError());
 
-  auto file = llvm::MemoryBuffer::getFile(inputPath, /*IsText=*/true);
-  if (!file)
-    return fail(InputError, "cannot read '" + inputPath +
-                                "': " + file.getError().message());
-  Manifest manifest;
-  manifest.toolVersion = "coreai-plan " COREAI_PLAN_VERSION;
-  manifest.target = {target->name, target->alignment, target->heapLimit};
-  manifest.inputFile = llvm::sys::path::filename(inputPath).str();
-  manifest.inputSha256 = sha256Hex((*file)->getBuffer());
-
-  mlir::MLIRContext context;
-  registerDialects(context);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
-  if (!module)
-    return InputError;
-
-  std::string entryError;
-  std::vector<mlir::func::FuncOp> entries = selectEntries(*module, entryError);
-  if (!entryError.empty())
-    return fail(InputError, entryError);
-  auto jobs = makeJobs(*module, entries, *chunks, chunksGiven, *bindings);
-  if (!jobs)
-    return fail(InputError, jobs.takeError());
-
   FunctionPlanOptions options;
   options.liveness.alignment = target->alignment;
   options.liveness.inPlace = target->runsInPlace("elementwise");
@@ -528,45 +584,55 @@ int runPlan() {
   options.solve = {*algorithm, timeLimitMs};
   options.maxHeap = target->heapLimit;
 
-  mlir::OpBuilder builder(&context);
-  mlir::OwningOpRef<mlir::ModuleOp> planned =
-      mlir::ModuleOp::create(module->getLoc());
-  (*planned)->setAttrs((*module)->getAttrDictionary());
-  for (PlanJob &job : *jobs) {
-    OrFailed<ManifestEntry> entry = planJob(job, *planned, options);
-    if (auto *failed = std::get_if<Failed>(&entry))
+  Manifest manifest;
+  manifest.toolVersion = "coreai-plan " COREAI_PLAN_VERSION;
+  manifest.target = {target->name, target->alignment, target->heapLimit};
+  mlir::MLIRContext context;
+  registerDialects(context);
+  std::set<std::string> found;
+  std::vector<std::pair<std::string, std::string>> plannedFiles;
+  for (const std::string &path : inputPaths) {
+    OrFailed<std::string> planned =
+        planInput(path, context, options, *chunks, chunksGiven, *bindings,
+                  found, manifest);
+    if (auto *failed = std::get_if<Failed>(&planned))
       return failed->code;
-    manifest.entries.push_back(std::move(std::get<ManifestEntry>(entry)));
+    std::string name = plannedModelName(path);
+    if (llvm::any_of(plannedFiles, [&](const auto &f) { return f.first == name; }))
+      return fail(InputError, "two inputs would both be written as '" + name +
+                                  "'");
+    plannedFiles.emplace_back(name, std::move(std::get<std::string>(planned)));
   }
+  for (const std::string &name : entryNames)
+    if (!found.count(llvm::StringRef(name).ltrim('@').str()))
+      return fail(InputError, "no public function @" +
+                                  llvm::StringRef(name).ltrim('@') +
+                                  " in the input");
+  if (manifest.entries.empty())
+    return fail(InputError, "no public func.func to plan in the input");
+  if (llvm::Error error = checkUnique(manifest))
+    return fail(InputError, std::move(error));
   manifest.bundleHeap = bundleHeapOf(manifest.entries);
-  (*planned)->setAttr("coreai.plan.target",
-                      builder.getStringAttr(target->name));
-  (*planned)->setAttr("coreai.plan.bundle_heap",
-                      builder.getI64IntegerAttr(manifest.bundleHeap));
-  if (failed(mlir::verify(*planned)))
-    return fail(InternalError, "the planned module does not verify");
 
-  std::string plannedText;
-  {
-    llvm::raw_string_ostream os(plannedText);
-    (*planned)->print(os);
-    os << "\n";
-  }
   OutputSet outputs(outputDir);
   if (llvm::Error error = outputs.prepare())
     return fail(InputError, std::move(error));
-  if (llvm::Error error = llvm::joinErrors(
-          outputs.add("plan.manifest", writeManifestBinary(manifest)),
-          llvm::joinErrors(
-              outputs.add("plan.json", writeManifestJson(manifest)),
-              outputs.add(plannedModelName(inputPath), plannedText))))
+  llvm::Error error = llvm::joinErrors(
+      outputs.add("plan.manifest", writeManifestBinary(manifest)),
+      outputs.add("plan.json", writeManifestJson(manifest)));
+  for (const auto &[name, text] : plannedFiles)
+    error = llvm::joinErrors(std::move(error), outputs.add(name, text));
+  if (error)
     return fail(InputError, std::move(error));
   if (llvm::Error error = outputs.commit())
     return fail(InputError, std::move(error));
 
   printTable(manifest, llvm::outs());
-  llvm::outs() << "wrote plan.manifest, plan.json, "
-               << plannedModelName(inputPath) << " to " << outputDir << "\n";
+  std::vector<std::string> written = {"plan.manifest", "plan.json"};
+  for (const auto &file : plannedFiles)
+    written.push_back(file.first);
+  llvm::outs() << "wrote " << llvm::join(written, ", ") << " to "
+               << outputDir << "\n";
   return Success;
 }
 
