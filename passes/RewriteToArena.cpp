@@ -108,7 +108,8 @@ struct RewriteToArenaPass
 private:
   LogicalResult rewriteFunction(func::FuncOp func, ArenaForm form,
                                 const SolveOptions &solveOptions);
-  FailureOr<SmallVector<ArenaSlot>> collectSlots(func::FuncOp func);
+  FailureOr<SmallVector<ArenaSlot>> collectSlots(func::FuncOp func,
+                                                 bool &refused);
   Value createArena(func::FuncOp func, ArenaForm form, int64_t heap,
                     int64_t arenaAlignment);
   LogicalResult passArenaAtCallSites(func::FuncOp func, int64_t heap,
@@ -116,11 +117,12 @@ private:
 };
 
 /// The allocations of `func` the arena can take, each with its buffer
-/// (live range, size, alignment). Reports every allocation it leaves.
+/// (live range, size, alignment). Reports every allocation it leaves;
+/// `refused` is set when liveness refused the whole function.
 FailureOr<SmallVector<ArenaSlot>>
-RewriteToArenaPass::collectSlots(func::FuncOp func) {
+RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
   LivenessOptions liveness;
-  liveness.alignment = alignment;
+  liveness.alignment = alignment.getValue();
   // Liveness refuses a whole function it cannot size (dynamic shapes).
   // That is not an error here: the function keeps its allocations, and the
   // reason is reported as a warning at the op liveness pointed at.
@@ -140,6 +142,7 @@ RewriteToArenaPass::collectSlots(func::FuncOp func) {
         << "@" << func.getSymName()
         << " keeps all its allocations (not rewritten to an arena): "
         << (refusal ? refusal->str() : std::string("liveness failed"));
+    refused = true;
     return SmallVector<ArenaSlot>();
   }
 
@@ -247,12 +250,15 @@ RewriteToArenaPass::rewriteFunction(func::FuncOp func, ArenaForm form,
                           << " has several blocks: its allocations stay";
     return success();
   }
-  FailureOr<SmallVector<ArenaSlot>> slots = collectSlots(func);
+  bool refused = false;
+  FailureOr<SmallVector<ArenaSlot>> slots = collectSlots(func, refused);
   if (failed(slots))
     return failure();
+  if (refused)
+    return success();
 
   BufferProblem problem;
-  int64_t requested = 0, arenaAlignment = alignment;
+  int64_t requested = 0, arenaAlignment = alignment.getValue();
   for (const ArenaSlot &slot : *slots) {
     problem.buffers.push_back(slot.buffer);
     requested += slot.buffer.size;
@@ -322,13 +328,14 @@ void RewriteToArenaPass::runOnOperation() {
           .Case("argument", ArenaForm::Argument)
           .Default(std::nullopt);
   if (!form) {
-    getOperation().emitError("arena must be 'alloc' or 'argument', not '")
-        << arena << "'";
+    mlir::emitError(getOperation().getLoc(),
+                    "arena must be 'alloc' or 'argument', not '")
+        << arena.getValue() << "'";
     return signalPassFailure();
   }
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0) {
-    getOperation().emitError("alignment ")
-        << alignment << " is not a power of two";
+    mlir::emitError(getOperation().getLoc(), "alignment ")
+        << alignment.getValue() << " is not a power of two";
     return signalPassFailure();
   }
   SolveOptions solveOptions;
@@ -336,7 +343,8 @@ void RewriteToArenaPass::runOnOperation() {
   if (std::optional<Algorithm> parsed = parseAlgorithm(algorithm)) {
     solveOptions.algorithm = *parsed;
   } else {
-    getOperation().emitError("unknown algorithm '") << algorithm << "'";
+    mlir::emitError(getOperation().getLoc(), "unknown algorithm '")
+        << algorithm.getValue() << "'";
     return signalPassFailure();
   }
 
