@@ -51,10 +51,53 @@ SmallVector<Value> aliasesOf(Value root) {
   return aliases;
 }
 
+/// The value `value` is a view of (through any chain of views).
+Value rootOf(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Whether a memref `callee` returns may be (a view of) one of its
+/// arguments. Only a fresh allocation of its own is known not to be;
+/// declarations are unknown.
+bool mayReturnArgument(func::FuncOp callee) {
+  if (!callee || callee.isDeclaration())
+    return true;
+  WalkResult walk = callee.walk([](func::ReturnOp ret) {
+    for (Value value : ret.getOperands())
+      if (isa<BaseMemRefType>(value.getType()) &&
+          !rootOf(value).getDefiningOp<memref::AllocOp>())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Roots passed to a call whose memref result may alias them. Liveness
+/// ends a buffer at its last use, but such a result would keep reading it
+/// later under another name, so these buffers must keep their own memory.
+llvm::DenseMap<Value, StringRef> aliasedThroughCalls(func::FuncOp func,
+                                                     ModuleOp module) {
+  llvm::DenseMap<Value, StringRef> roots;
+  func.walk([&](func::CallOp call) {
+    if (llvm::none_of(call.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      return;
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+    if (!mayReturnArgument(callee))
+      return;
+    for (Value operand : call.getOperands())
+      if (isa<BaseMemRefType>(operand.getType()))
+        roots.try_emplace(rootOf(operand), call.getCallee());
+  });
+  return roots;
+}
+
 /// Why `alloc` cannot become a view of the arena, or nullopt if it can.
 /// `planned` says whether liveness gave it a buffer of the scratch heap.
-std::optional<std::string> whyKept(memref::AllocOp alloc, bool planned,
-                                   func::FuncOp func) {
+std::optional<std::string>
+whyKept(memref::AllocOp alloc, bool planned, func::FuncOp func,
+        const llvm::DenseMap<Value, StringRef> &aliasedByCalls) {
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape())
     return std::string("it has a dynamic size and no binding for it");
@@ -69,6 +112,11 @@ std::optional<std::string> whyKept(memref::AllocOp alloc, bool planned,
     for (Operation *user : alias.getUsers())
       if (isa<func::ReturnOp>(user))
         return std::string("it escapes the function (returned)");
+  if (auto it = aliasedByCalls.find(alloc.getResult());
+      it != aliasedByCalls.end())
+    return ("it is passed to @" + it->second +
+            ", whose memref result may alias it")
+        .str();
   if (!planned)
     return std::string("liveness left it outside the scratch heap");
   return std::nullopt;
@@ -150,11 +198,14 @@ RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
   for (size_t b = 0; b < buffers->values.size(); ++b)
     bufferOfRoot[buffers->values[b].front()] = b;
 
+  llvm::DenseMap<Value, StringRef> aliasedByCalls =
+      aliasedThroughCalls(func, getOperation());
   SmallVector<ArenaSlot> slots;
   WalkResult walk = func.walk([&](memref::AllocOp alloc) {
     auto found = bufferOfRoot.find(alloc.getResult());
     bool planned = found != bufferOfRoot.end();
-    if (std::optional<std::string> why = whyKept(alloc, planned, func)) {
+    if (std::optional<std::string> why =
+            whyKept(alloc, planned, func, aliasedByCalls)) {
       // Dynamic sizes are a missed saving worth a warning; the rest are
       // allocations that must not move.
       InFlightDiagnostic diag = alloc.getType().hasStaticShape()

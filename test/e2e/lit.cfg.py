@@ -16,3 +16,5 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%srcroot", config.coreai_src_root))
+config.substitutions.append(
+    ("%llvmlib", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))

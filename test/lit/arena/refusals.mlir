@@ -82,3 +82,40 @@ func.func @in_loop(%arg0: memref<4xf32>, %out: memref<4xf32>) {
   memref.dealloc %a : memref<4xf32>
   return
 }
+
+// -----
+
+// @passthrough returns (a view of) its argument: after the call, %r reads
+// %a's bytes under another name, so %a must not share them with anything.
+// @fresh returns its own allocation, so what is passed to it is planned.
+// CHECK-LABEL: func.func @calls
+// CHECK-SAME: allocs = 1 : i64
+// CHECK: %[[A:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: call @passthrough(%[[A]])
+// CHECK: %[[B:.*]] = memref.view
+// CHECK: call @fresh(%[[B]])
+func.func private @passthrough(%m: memref<16xf32>) -> memref<4x4xf32> {
+  %e = memref.expand_shape %m [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  return %e : memref<4x4xf32>
+}
+func.func private @fresh(%m: memref<16xf32>) -> memref<16xf32> {
+  // expected-remark @below {{it escapes the function (returned)}}
+  %n = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%m : memref<16xf32>) outs(%n : memref<16xf32>)
+  return %n : memref<16xf32>
+}
+func.func @calls(%arg0: memref<16xf32>, %out: memref<4x4xf32>, %out2: memref<16xf32>) {
+  // expected-remark @below {{allocation stays outside the arena: it is passed to @passthrough, whose memref result may alias it}}
+  %a = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
+  %r = call @passthrough(%a) : (memref<16xf32>) -> memref<4x4xf32>
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%arg0 : memref<16xf32>) outs(%b : memref<16xf32>)
+  %f = call @fresh(%b) : (memref<16xf32>) -> memref<16xf32>
+  linalg.copy ins(%r : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  linalg.copy ins(%f : memref<16xf32>) outs(%out2 : memref<16xf32>)
+  memref.dealloc %a : memref<16xf32>
+  memref.dealloc %b : memref<16xf32>
+  memref.dealloc %f : memref<16xf32>
+  return
+}
