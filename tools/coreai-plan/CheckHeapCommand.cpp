@@ -25,11 +25,15 @@ llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
                                         llvm::cl::desc("The plan to replay"),
                                         llvm::cl::value_desc("plan.manifest"),
                                         llvm::cl::sub(checkHeapCommand));
-llvm::cl::opt<int64_t> heapTotal("heap-total", llvm::cl::Required,
-                                 llvm::cl::desc("Size of the runtime's heap "
-                                                "in bytes"),
-                                 llvm::cl::value_desc("N"),
-                                 llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<std::string> heapTotalOption(
+    "heap-total", llvm::cl::Required,
+    llvm::cl::desc("Size of the runtime's heap: N bytes, `bundle` (the "
+                   "manifest's bundle heap) or ENTRY:S (the heap the "
+                   "manifest records for that entry point at S, e.g. "
+                   "main:1, the heap a runtime sized for decode would have)"),
+    llvm::cl::value_desc("N|bundle|ENTRY:S"),
+    llvm::cl::sub(checkHeapCommand));
+int64_t heapTotal = 0;
 llvm::cl::opt<std::string>
     entryFilter("entry", llvm::cl::desc("Replay only this entry point"),
                 llvm::cl::value_desc("NAME"),
@@ -52,6 +56,31 @@ bool selected(const PlannedEntry &e) {
          (chunkFilter < 0 || e.chunk == chunkFilter);
 }
 
+llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
+                                         llvm::StringRef text) {
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad --heap-total '" + text + "': " + why);
+  };
+  int64_t bytes;
+  if (!text.getAsInteger(10, bytes)) {
+    if (bytes <= 0)
+      return bad("must be a positive number of bytes");
+    return bytes;
+  }
+  if (text == "bundle")
+    return manifest.bundleHeap;
+  auto [name, chunkText] = text.ltrim('@').rsplit(':');
+  int64_t chunk;
+  if (chunkText.empty() || chunkText.getAsInteger(10, chunk))
+    return bad("expected N bytes, `bundle` or ENTRY:S");
+  for (const ManifestEntry &entry : manifest.entries)
+    if (entry.planned.entry == name && entry.planned.chunk == chunk)
+      return entry.planned.plan.heap;
+  return bad("the manifest has no entry @" + name + " at S=" +
+             llvm::Twine(chunk));
+}
+
 /// The runtime's message, then what the manifest knows about the buffer.
 void reportOverflow(const PlannedEntry &e, const HeapOverflow &overflow,
                     llvm::raw_ostream &os) {
@@ -72,11 +101,13 @@ int runCheckHeap() {
   if (!mode)
     return fail(InputError, "unknown --replay '" + replayOption +
                                 "' (planned, naive, first-fit)");
-  if (heapTotal <= 0)
-    return fail(InputError, "--heap-total must be a positive number of bytes");
   llvm::Expected<Manifest> manifest = readManifestFile(manifestPath);
   if (!manifest)
     return fail(InputError, manifest.takeError());
+  llvm::Expected<int64_t> total = resolveHeapTotal(*manifest, heapTotalOption);
+  if (!total)
+    return fail(InputError, total.takeError());
+  heapTotal = *total;
 
   llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
                                 "manifest's bundle heap is {2}\n",
@@ -107,11 +138,11 @@ int runCheckHeap() {
   if (overflows) {
     llvm::outs() << llvm::formatv("{0} of {1} entries overflow a heap of {2} "
                                   "bytes\n",
-                                  overflows, checked, heapTotal.getValue());
+                                  overflows, checked, heapTotal);
     return NotFound;
   }
   llvm::outs() << llvm::formatv("all {0} entries fit in {1} bytes\n", checked,
-                                heapTotal.getValue());
+                                heapTotal);
   return Success;
 }
 
