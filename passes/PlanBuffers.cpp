@@ -36,6 +36,7 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     FunctionPlanOptions options;
     options.liveness.alignment = alignment;
     options.liveness.inPlace = inPlace;
+    options.liveness.outputsInHeap = outputsInHeap;
     options.solve.algorithm = *parsed;
     options.solve.timeLimitMs = timeLimitMs;
     options.maxHeap = maxHeap;

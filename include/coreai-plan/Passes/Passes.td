@@ -19,6 +19,8 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
            "Offset alignment of every buffer in bytes (power of two)">,
     Option<"inPlace", "in-place", "bool", "false",
            "Let elementwise ops write into an operand that dies there">,
+    Option<"outputsInHeap", "outputs-in-heap", "bool", "false",
+           "Plan returned values in the heap too (live to the return)">,
     Option<"maxHeap", "max-heap", "int64_t", "0",
            "Fail when a function's heap exceeds N bytes (0: no limit)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",

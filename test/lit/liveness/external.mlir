@@ -1,0 +1,32 @@
+// Function arguments, returned values and constants live outside the
+// scratch heap; outputs-in-heap plans the returned values too, live until
+// the return.
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers %s | FileCheck %s
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=outputs-in-heap=true %s | FileCheck %s --check-prefix=HEAP
+// RUN: rm -rf %t && coreai-plan buffers %s --outputs-in-heap --emit-problem %t.csv > /dev/null
+// RUN: FileCheck %s --check-prefix=CSV < %t.csv
+
+// CHECK-LABEL: func.func @external
+// CHECK-SAME: buffers = 1 : i64, heap = 64 : i64
+// CHECK: arith.constant
+// CHECK-NOT: coreai.offsets
+// CHECK: "tosa.const"
+// CHECK-NOT: coreai.offsets
+// CHECK: %[[MUL:.*]] = "torch.aten.mul"{{.*}}coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>
+// CHECK-NOT: coreai.offsets
+// CHECK: return
+
+// HEAP-LABEL: func.func @external
+// HEAP-SAME: buffers = 3 : i64, heap = 192 : i64
+// CSV: id,lower,upper,size
+// CSV-NEXT: %1,2,5,64
+// CSV-NEXT: %2,3,6,64
+// CSV-NEXT: %3,4,6,64
+func.func @external(%w: tensor<16xf32>, %x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %c = arith.constant dense<1.0> : tensor<16xf32>
+  %t = "tosa.const"() <{values = dense<2.0> : tensor<16xf32>}> : () -> tensor<16xf32>
+  %0 = "torch.aten.mul"(%w, %x) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.add"(%0, %c) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %2 = "torch.aten.add"(%0, %t) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %1, %2 : tensor<16xf32>, tensor<16xf32>
+}

@@ -1,0 +1,121 @@
+// in-place=true: an elementwise op whose operand's buffer dies at that op,
+// with the result's exact type, writes its result over that buffer (same
+// offset, coreai.in_place names the operand). Each refusal below would be
+// unsound or is outside the rule.
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=in-place=true %s | FileCheck %s
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers %s | FileCheck %s --check-prefix=OFF
+
+// A chain neg -> mul -> tanh runs in one buffer; planning without reuse
+// needs 128 bytes, with it 64. mul writes over its operand 1 (%0), not over
+// the argument %a.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: buffers = 1 : i64, heap = 64 : i64, in_place_saved = 64 : i64
+// CHECK: "torch.aten.neg"{{.*}}coreai.offsets = array<i64: [[AT:[0-9]+]]>, coreai.sizes = array<i64: 64>
+// CHECK: "torch.aten.mul"{{.*}}coreai.in_place = array<i64: 1>, coreai.offsets = array<i64: [[AT]]>, coreai.sizes = array<i64: 64>
+// CHECK: "torch.aten.tanh"{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[AT]]>
+// OFF-LABEL: func.func @chain
+// OFF-SAME: buffers = 3 : i64, heap = 128 : i64
+// OFF-NOT: coreai.in_place
+func.func @chain(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.mul"(%a, %0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %2 = "torch.aten.tanh"(%1) : (tensor<16xf32>) -> tensor<16xf32>
+  %3 = "test.use"(%2) : (tensor<16xf32>) -> tensor<16xf32>
+  return %3 : tensor<16xf32>
+}
+
+// Through a reshape (layout kept) of a dying buffer: allowed.
+// CHECK-LABEL: func.func @through_reshape
+// CHECK-SAME: buffers = 1 : i64
+// CHECK: "torch.aten.neg"(%{{.*}}) {coreai.in_place = array<i64: 0>
+func.func @through_reshape(%a: tensor<16xf32>) -> tensor<4x4xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.view"(%0) {coreai.alias_of = [0]} : (tensor<16xf32>) -> tensor<4x4xf32>
+  %2 = "torch.aten.neg"(%1) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = "test.use"(%2) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %3 : tensor<4x4xf32>
+}
+
+// Refused: the operand is read again later.
+// CHECK-LABEL: func.func @used_later
+// CHECK-SAME: buffers = 2 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.add"(%0, %a) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %2 = "test.use"(%0, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+
+// Refused: a view of the operand's buffer is read later.
+// CHECK-LABEL: func.func @view_used_later
+// CHECK-SAME: buffers = 2 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @view_used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %v = "torch.aten.slice"(%0) {coreai.alias_of = [0]} : (tensor<16xf32>) -> tensor<8xf32>
+  %1 = "torch.aten.add"(%0, %a) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %2 = "test.use"(%v, %1) : (tensor<8xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+
+// Refused: a function argument (and a view of one) is never written.
+// CHECK-LABEL: func.func @argument
+// CHECK-SAME: buffers = 2 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @argument(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %v = "torch.aten.alias"(%a) {coreai.alias_of = [0]} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.sigmoid"(%v) : (tensor<16xf32>) -> tensor<16xf32>
+  %2 = "test.use"(%0, %1) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %2 : tensor<16xf32>
+}
+
+// Refused: a broadcast (the result is larger), and a conversion (same
+// bytes, other element type).
+// CHECK-LABEL: func.func @other_type
+// CHECK-SAME: buffers = 4 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @other_type(%a: tensor<16xf32>, %b: tensor<4x16xf32>) -> tensor<16xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.add"(%0, %b) : (tensor<16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %2 = "torch.aten._to_copy"(%a) : (tensor<16xf32>) -> tensor<16xi32>
+  %3 = "torch.aten._to_copy"(%2) : (tensor<16xi32>) -> tensor<16xf32>
+  %4 = "test.use"(%1, %3) : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %4 : tensor<16xf32>
+}
+
+// Refused: the other operand reads the same bytes through a permutation, and
+// an operand that is itself a permutation would be overwritten out of order.
+// CHECK-LABEL: func.func @shared_bytes
+// CHECK-SAME: buffers = 3 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @shared_bytes(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = "torch.aten.neg"(%a) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = "torch.aten.permute"(%0) {coreai.alias_of = [0]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = "torch.aten.add"(%0, %p) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = "torch.aten.permute"(%1) {coreai.alias_of = [0]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %2 = "torch.aten.neg"(%q) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = "test.use"(%2) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %3 : tensor<4x4xf32>
+}
+
+// Refused: the result is returned (it lives outside the heap), and a
+// reduction is not elementwise.
+// CHECK-LABEL: func.func @returned_and_reduction
+// CHECK-SAME: buffers = 3 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @returned_and_reduction(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<1xf32>) {
+  %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.neg"(%0) : (tensor<16xf32>) -> tensor<16xf32>
+  %2 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
+  %3 = "torch.aten.mean"(%2) : (tensor<16xf32>) -> tensor<16xf32>
+  %4 = "test.use"(%3) : (tensor<16xf32>) -> tensor<1xf32>
+  return %1, %4 : tensor<16xf32>, tensor<1xf32>
+}

@@ -1,0 +1,40 @@
+// Hand-written TOSA and linalg-on-tensors: tensor.empty holds no bytes (its
+// contents are undefined), the linalg result is a buffer, and elementwise
+// tosa/linalg ops reuse a dying operand with in-place=true. A linalg op
+// that broadcasts its operand is refused.
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers %s | FileCheck %s --check-prefix=OFF
+// RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=in-place=true %s | FileCheck %s
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// OFF-LABEL: func.func @tosa_linalg
+// OFF-SAME: buffers = 4 : i64
+// OFF: tensor.empty() : tensor<4x4xf32>
+// OFF-NEXT: linalg.generic
+// CHECK-LABEL: func.func @tosa_linalg
+// CHECK-SAME: buffers = 2 : i64, heap = 128 : i64, in_place_saved = 0 : i64
+// CHECK: tosa.negate{{.*}}coreai.offsets = array<i64: [[AT:[0-9]+]]>
+// CHECK: tosa.add{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[AT]]>
+// CHECK: linalg.generic {{.*}} attrs = {coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[AT]]>
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<4xf32>) {{.*}} attrs = {coreai.offsets
+func.func @tosa_linalg(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %r: tensor<4xf32>) -> tensor<4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.negate %a, %zp, %zp : (tensor<4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x4xf32>
+  %1 = tosa.add %0, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%1 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x4xf32>
+  %3 = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r : tensor<4xf32>) outs(%2 : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %4 = "test.use"(%2, %3) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %4 : tensor<4x4xf32>
+}
