@@ -161,6 +161,27 @@ bool isDynamic(mlir::Type type) {
   return shaped && shaped.hasRank() && !shaped.hasStaticShape();
 }
 
+/// Splits "1,Max(1, s0),8" at the commas outside parentheses.
+llvm::SmallVector<llvm::StringRef> splitDims(llvm::StringRef shape) {
+  llvm::SmallVector<llvm::StringRef> dims;
+  if (shape.trim().empty())
+    return dims;
+  int depth = 0;
+  size_t begin = 0;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == '(')
+      ++depth;
+    else if (shape[i] == ')')
+      --depth;
+    else if (shape[i] == ',' && depth == 0) {
+      dims.push_back(shape.slice(begin, i));
+      begin = i + 1;
+    }
+  }
+  dims.push_back(shape.drop_front(begin));
+  return dims;
+}
+
 /// The static type `shape` ("1,s58,1536") gives `type`, or an error.
 llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
                                     const SymbolBindings &bindings) {
@@ -168,9 +189,7 @@ llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
   if (!tensor)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "only ranked tensors can be bound");
-  llvm::SmallVector<llvm::StringRef> exprs;
-  if (!shape.trim().empty())
-    shape.split(exprs, ',');
+  llvm::SmallVector<llvm::StringRef> exprs = splitDims(shape);
   if (int64_t(exprs.size()) != tensor.getRank())
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
