@@ -160,10 +160,13 @@ TEST_CASE("best with a capacity: found, not found, proven infeasible",
 
 TEST_CASE("best reaches and proves the optimum on a small instance",
           "[solve]") {
-  // Lower bound 3 but two unit buffers must stack over a split: optimum 4.
+  // Greedy by size ends at 10, one above the bound; 9 is reachable.
   BufferProblem problem;
-  problem.buffers = {{"l", 0, 2, 2}, {"r", 2, 4, 2}, {"m", 1, 3, 1},
-                     {"t", 0, 4, 1}};
+  problem.buffers = {{"a", 2, 6, 1}, {"b", 4, 7, 3}, {"c", 2, 3, 4},
+                     {"d", 4, 5, 2}, {"e", 2, 5, 3}, {"f", 6, 8, 3}};
+  SolveResult greedy = solve(problem, {Algorithm::GreedyBySize, 0});
+  REQUIRE(greedy.plan);
+  CHECK(greedy.plan->heap == 10);
   SolveResult result = solve(problem, {Algorithm::Best, 2000});
   REQUIRE(result.plan);
   CHECK(result.plan->heap == lowerBound(problem));
