@@ -86,7 +86,7 @@ table() {
       printf " ---: | ---: | ---: |\n"
       for (r = 1; r <= rows; ++r) {
         k = order[r]
-        printf "| `%s` | %s | %s | %s | %s |", graph[k], fn[k], s[k],
+        printf "| `%s` | %s | %s | %s | %s |", graph[k], fn[k], s[k] ? s[k] : "-",
                buffers[k], lb[k]
         for (i = 1; i <= n; ++i) printf " %s |", heap[k, alg[i]]
         printf " %.6f%s |", lb[k] ? heap[k, "best"] / lb[k] : 1,

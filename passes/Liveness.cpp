@@ -182,11 +182,12 @@ void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
         targetGroup.size != resultGroup.size || targetGroup.end != time + 1)
       continue; // an argument, an output, another size, or read later
     // Another operand reading the same bytes through a different value
-    // (a view, an earlier in-place result) could see them overwritten.
+    // (a view, an earlier in-place result), or anything in the op's regions
+    // reading them (at any index), could see them overwritten.
     bool sharedWithOtherOperand = false;
     op->walk([&](Operation *nested) {
       for (Value other : nested->getOperands())
-        if (other != operand)
+        if (nested != op || other != operand)
           if (const ValueInfo *otherInfo = lookup(other))
             sharedWithOtherOperand |= find(otherInfo->group) == target;
     });

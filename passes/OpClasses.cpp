@@ -252,9 +252,17 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
         linalgOp.getMatchingIndexingMap(linalgOp.getDpsInitOperand(0));
     if (!resultMap.isPermutation())
       return candidates;
+    // Every occurrence of the value must be read through that same map
+    // (ins(%x, %x) with a transposed second map reads other elements).
+    auto readsOnlyInPlace = [&](Value value) {
+      return llvm::all_of(op->getOpOperands(), [&](OpOperand &use) {
+        return use.get() != value ||
+               linalgOp.getMatchingIndexingMap(&use) == resultMap;
+      });
+    };
     for (OpOperand *input : linalgOp.getDpsInputOperands())
       if (input->get().getType() == resultType &&
-          linalgOp.getMatchingIndexingMap(input) == resultMap)
+          readsOnlyInPlace(input->get()))
         candidates.push_back(input->getOperandNumber());
     return candidates;
   }

@@ -38,3 +38,32 @@ func.func @tosa_linalg(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %r: tensor<4xf3
   %4 = "test.use"(%2, %3) : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %4 : tensor<4x4xf32>
 }
+
+// Refused: the dying operand is also read transposed, or at any index from
+// the op's body; writing element (i, j) would clobber an element read later.
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @linalg_refusals
+// CHECK-SAME: buffers = 3 : i64
+// CHECK-NOT: coreai.in_place
+// CHECK: return
+func.func @linalg_refusals(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.negate %a, %zp, %zp : (tensor<4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x4xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%0, %0 : tensor<4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%1 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %z: f32):
+    %i = linalg.index 0 : index
+    %corner = tensor.extract %1[%i, %i] : tensor<4x4xf32>
+    %s = arith.addf %x, %corner : f32
+    linalg.yield %s : f32
+  } -> tensor<4x4xf32>
+  %3 = "test.use"(%2) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %3 : tensor<4x4xf32>
+}
