@@ -2,6 +2,7 @@
 // Decoder block, S = 16, D = 64, 2 heads, MLP width 128.
 // RUN: %python %S/run_e2e.py %s --workdir %t | FileCheck %s
 // CHECK: arena @decoder: {{[0-9]+}} allocs
+// CHECK: arena @main: {{[0-9]+}} allocs
 // CHECK: planned and unplanned outputs are bit-identical
 module {
   func.func @decoder(%x: tensor<1x16x64xf32>,
@@ -438,6 +439,10 @@ module {
       %b = arith.bitcast %f : f32 to i32
       linalg.yield %b : i32
     } -> tensor<1x16x64xi32>
+    func.call @print_result(%out, %bits) : (tensor<1x16x64xf32>, tensor<1x16x64xi32>) -> ()
+    return
+  }
+  func.func @print_result(%out: tensor<1x16x64xf32>, %bits: tensor<1x16x64xi32>) {
     %out_u = tensor.cast %out : tensor<1x16x64xf32> to tensor<*xf32>
     func.call @printMemrefF32(%out_u) : (tensor<*xf32>) -> ()
     %bits_u = tensor.cast %bits : tensor<1x16x64xi32> to tensor<*xi32>

@@ -264,7 +264,8 @@ def causal_mask(name, ty):
 
 
 def main_func(callee, args, result_ty, fills):
-    """@main: fill the inputs, call the model, print the result as f32 and as bits."""
+    """@main: fill the inputs, call the model, print the result as f32 and
+    as bits (through @print_result)."""
     lines = []
     names = []
     for i, (name, ty) in enumerate(args):
@@ -289,12 +290,18 @@ def main_func(callee, args, result_ty, fills):
               "      %b = arith.bitcast %f : f32 to i32",
               "      linalg.yield %b : i32",
               f"    }} -> {bits_ty}",
-              f"    %out_u = tensor.cast %out : {result_ty} to tensor<*xf32>",
-              "    func.call @printMemrefF32(%out_u) : (tensor<*xf32>) -> ()",
-              f"    %bits_u = tensor.cast %bits : {bits_ty} to tensor<*xi32>",
-              "    func.call @printMemrefI32(%bits_u) : (tensor<*xi32>) -> ()",
+              f"    func.call @print_result(%out, %bits) : ({result_ty}, {bits_ty}) -> ()",
               "    return"]
+    # The prints live in their own function: liveness cannot size the
+    # unranked casts they need, and @main is planned too.
     return ("  func.func @main() {\n" + "\n".join(lines) + "\n  }\n"
+            f"  func.func @print_result(%out: {result_ty}, %bits: {bits_ty}) {{\n"
+            f"    %out_u = tensor.cast %out : {result_ty} to tensor<*xf32>\n"
+            "    func.call @printMemrefF32(%out_u) : (tensor<*xf32>) -> ()\n"
+            f"    %bits_u = tensor.cast %bits : {bits_ty} to tensor<*xi32>\n"
+            "    func.call @printMemrefI32(%bits_u) : (tensor<*xi32>) -> ()\n"
+            "    return\n"
+            "  }\n"
             "  func.func private @printMemrefF32(tensor<*xf32>)\n"
             "  func.func private @printMemrefI32(tensor<*xi32>)\n")
 
@@ -304,6 +311,7 @@ HEADER = """\
 // {what}
 // RUN: %python %S/run_e2e.py %s --workdir %t | FileCheck %s
 // CHECK: arena @{callee}: {{{{[0-9]+}}}} allocs
+// CHECK: arena @main: {{{{[0-9]+}}}} allocs
 // CHECK: planned and unplanned outputs are bit-identical
 module {{
 """

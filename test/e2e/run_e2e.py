@@ -88,15 +88,24 @@ def main():
     ap.add_argument("--arena", default="alloc", choices=("alloc", "argument"))
     ap.add_argument("--functions",
                     help="comma-separated functions to rewrite (default: every "
-                         "public one but @main, which only feeds and prints)")
+                         "defined one but @print*, whose unranked casts "
+                         "liveness cannot size)")
     ap.add_argument("--corrupt", action="store_true",
                     help="negative control: plan with test-corrupt-plan=true")
     ap.add_argument("--workdir", type=Path,
                     help="keep intermediate files here (default: a temp dir)")
     args = ap.parse_args()
 
-    work = args.workdir or Path(tempfile.mkdtemp(prefix="coreai-e2e-"))
-    work.mkdir(parents=True, exist_ok=True)
+    if args.workdir:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        compare(args, args.workdir)
+    else:
+        with tempfile.TemporaryDirectory(prefix="coreai-e2e-") as tmp:
+            compare(args, Path(tmp))
+
+
+def compare(args, work):
+    """Both runs in `work`; exits 1 on a mismatch, 2 on a tool failure."""
     unplanned = work / "unplanned.buf.mlir"
     planned = work / "planned.buf.mlir"
 
@@ -105,7 +114,7 @@ def main():
          "-o", str(unplanned)], "upstream bufferization")
     functions = args.functions or ",".join(
         name for name in re.findall(r"^\s*func\.func @(\w+)\(", args.model.read_text(), re.M)
-        if name != "main")
+        if not name.startswith("print"))
     options = f"poison=true arena={args.arena} functions={functions}"
     if args.corrupt:
         options += " test-corrupt-plan=true"
@@ -132,7 +141,7 @@ def main():
     if expected != actual:
         diff = sum(a != b for a, b in zip(expected, actual))
         print(f"MISMATCH: {diff} of {len(expected)} printed lines differ "
-              f"(files in {work})")
+              "(--workdir keeps the intermediate files)")
         for a, b in zip(expected, actual):
             if a != b:
                 print(f"  unplanned: {a[:160]}\n  planned:   {b[:160]}")
