@@ -8,10 +8,21 @@
 //===----------------------------------------------------------------------===//
 #include "Solvers.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace coreai::solvers {
 
 Offsets bestFit(const BufferProblem &problem) {
-  return placeInOrder(problem, orderBySize(problem), Fit::Tightest);
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
+    if (paddedSize(x) != paddedSize(y))
+      return paddedSize(x) > paddedSize(y);
+    return x.end - x.start > y.end - y.start;
+  });
+  return placeInOrder(problem, order, Fit::Tightest);
 }
 
 } // namespace coreai::solvers

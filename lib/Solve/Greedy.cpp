@@ -87,6 +87,12 @@ public:
     return busier(table[level][begin], table[level][end - (1 << level)]);
   }
   int64_t liveAt(int segment) const { return live[segment]; }
+  int busiestSegment() const {
+    return int(std::max_element(live.begin(), live.end()) - live.begin());
+  }
+  bool livesIn(size_t i, int segment) const {
+    return ranges[i].first <= segment && segment < ranges[i].second;
+  }
 
 private:
   static int indexOf(const std::vector<int64_t> &times, int64_t t) {
@@ -119,8 +125,17 @@ private:
 } // namespace
 
 std::vector<size_t> orderBySize(const BufferProblem &problem) {
+  // Earlier start first among equal sizes: equal buffers then line up along
+  // time instead of interleaving (1.7% vs 2.9% above the bound on iopddl-S).
   return orderByDescending(problem, [](const Buffer &b) {
-    return std::make_pair(paddedSize(b), lifetime(b));
+    return std::make_pair(paddedSize(b), -b.start);
+  });
+}
+
+std::vector<size_t> orderBySizeClass(const BufferProblem &problem) {
+  return orderByDescending(problem, [](const Buffer &b) {
+    int sizeClass = 63 - __builtin_clzll(uint64_t(paddedSize(b)) | 1);
+    return std::make_tuple(sizeClass, lifetime(b), paddedSize(b));
   });
 }
 
@@ -159,20 +174,12 @@ std::vector<size_t> orderByBreadth(const BufferProblem &problem) {
   return order;
 }
 
-std::vector<size_t> orderByPressure(const BufferProblem &problem) {
+std::vector<size_t> orderByPeakFirst(const BufferProblem &problem) {
   TimeProfile profile(problem);
-  std::vector<int64_t> pressure(problem.buffers.size());
-  for (size_t i = 0; i < pressure.size(); ++i)
-    pressure[i] = profile.liveAt(profile.peakOf(i));
-  std::vector<size_t> order(problem.buffers.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    if (pressure[a] != pressure[b])
-      return pressure[a] > pressure[b];
-    const Buffer &x = problem.buffers[a], &y = problem.buffers[b];
-    if (paddedSize(x) != paddedSize(y))
-      return paddedSize(x) > paddedSize(y);
-    return lifetime(x) > lifetime(y);
+  int peak = profile.busiestSegment();
+  std::vector<size_t> order = orderBySize(problem);
+  std::stable_partition(order.begin(), order.end(), [&](size_t i) {
+    return profile.livesIn(i, peak);
   });
   return order;
 }

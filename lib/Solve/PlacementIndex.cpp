@@ -138,8 +138,8 @@ int64_t PlacementIndex::tightestFit(size_t buffer) const {
   const Buffer &b = problem.buffers[buffer];
   constexpr int64_t unbounded = std::numeric_limits<int64_t>::max();
   // Bounded scan: fragmented address spaces could have many gaps, and past a
-  // few hundred the tightest one rarely changes.
-  constexpr int maxGaps = 256;
+  // few dozen the tightest one rarely changes.
+  constexpr int maxGaps = 64;
   int64_t best = -1, bestSlack = unbounded;
   int64_t from = 0;
   for (int gaps = 0; gaps < maxGaps; ++gaps) {

@@ -1,10 +1,11 @@
 //===- Portfolio.cpp - Several greedy packings, keep the smallest ---------===//
 //
-// No single order wins everywhere: size-first is best on most traces, area
-// or pressure first where long-lived small buffers fragment the heap. Each
-// pass is O(n log n)-ish, so trying several costs little. The winner is then
-// improved by iterated greedy: the buffers that reach the top of the heap
-// move to the front of the order and everything is placed again.
+// No single order wins everywhere: size-first is best on most traces,
+// peak-first or by-breadth where the heap is decided at one busy moment,
+// area-first where long-lived small buffers fragment the heap. Each pass is
+// O(n log n)-ish, so trying several costs little. The winner is then
+// improved by iterated greedy: the buffers that reach into the top band of
+// the heap move to the front of the order and everything is placed again.
 //
 //===----------------------------------------------------------------------===//
 #include "Solvers.h"
@@ -17,7 +18,6 @@ namespace {
 struct Candidate {
   Offsets offsets;
   std::vector<size_t> order;
-  Fit fit;
   int64_t heap;
 };
 
@@ -42,47 +42,63 @@ std::vector<size_t> promoteTopBuffers(const BufferProblem &problem,
 Offsets portfolio(const BufferProblem &problem, int64_t target,
                   Clock::time_point deadline) {
   using OrderFn = std::vector<size_t> (*)(const BufferProblem &);
+  // Cheapest and most often best first: the deadline may cut the list.
   const std::pair<OrderFn, Fit> strategies[] = {
-      {orderBySize, Fit::Lowest},      {orderBySize, Fit::Tightest},
-      {orderByPressure, Fit::Lowest},  {orderByArea, Fit::Lowest},
-      {orderByBreadth, Fit::Tightest}, {orderByPressure, Fit::Tightest},
-      {orderByLifetime, Fit::Lowest},  {orderByArea, Fit::Tightest},
+      {orderBySize, Fit::Lowest},      {orderByPeakFirst, Fit::Lowest},
+      {orderByBreadth, Fit::Tightest}, {orderBySize, Fit::Tightest},
+      {orderByArea, Fit::Lowest},      {orderBySizeClass, Fit::Lowest},
+      {orderByLifetime, Fit::Lowest},
   };
-  std::optional<Candidate> best;
+  std::vector<Candidate> tried;
+  size_t best = 0;
   auto consider = [&](std::vector<size_t> order, Fit fit) {
     Offsets offsets = placeInOrder(problem, order, fit);
     int64_t heap = heapOf(problem, offsets);
-    if (!best || heap < best->heap) {
-      best = Candidate{std::move(offsets), std::move(order), fit, heap};
-      return true;
-    }
-    return false;
+    tried.push_back(Candidate{std::move(offsets), std::move(order), heap});
+    if (tried[best].heap <= heap)
+      return false;
+    best = tried.size() - 1;
+    return true;
+  };
+  auto done = [&] {
+    return tried[best].heap <= target || Clock::now() >= deadline;
   };
   for (const auto &[orderFn, fit] : strategies) {
     consider(orderFn(problem), fit);
-    if (best->heap <= target || Clock::now() >= deadline)
-      return best->offsets;
+    if (done())
+      return tried[best].offsets;
   }
 
-  // Iterated greedy: promote the buffers touching the top band of the heap.
-  // Deterministic: the sequence of orders depends only on the input; the
-  // deadline only decides how many rounds run.
-  for (int round = 0; round < 64 && Clock::now() < deadline; ++round) {
-    if (best->heap <= target)
-      break;
-    int64_t band = std::max<int64_t>(1, (best->heap - target) / 2);
-    Candidate from = *best;
-    bool improved = false;
-    for (Fit fit : {Fit::Lowest, Fit::Tightest}) {
-      improved |= consider(promoteTopBuffers(problem, from, best->heap - band),
-                           fit);
-      if (Clock::now() >= deadline)
+  // Iterated greedy from each strategy's packing, best first. The sequence
+  // of orders depends only on the input; the deadline (a safety cap) only
+  // decides how many rounds run.
+  std::vector<size_t> starts(tried.size());
+  for (size_t i = 0; i < starts.size(); ++i)
+    starts[i] = i;
+  std::stable_sort(starts.begin(), starts.end(), [&](size_t a, size_t b) {
+    return tried[a].heap < tried[b].heap;
+  });
+  constexpr int maxRounds = 16;
+  for (size_t start : starts) {
+    Candidate from = tried[start];
+    for (int round = 0; round < maxRounds; ++round) {
+      int64_t band = std::max<int64_t>(1, (from.heap - target) / 2);
+      std::vector<size_t> order =
+          promoteTopBuffers(problem, from, from.heap - band);
+      std::optional<Candidate> next;
+      for (Fit fit : {Fit::Lowest, Fit::Tightest}) {
+        if (done())
+          return tried[best].offsets;
+        consider(order, fit);
+        if (!next || tried.back().heap < next->heap)
+          next = tried.back();
+      }
+      if (next->heap >= from.heap)
         break;
+      from = std::move(*next);
     }
-    if (!improved)
-      break;
   }
-  return best->offsets;
+  return tried[best].offsets;
 }
 
 } // namespace coreai::solvers

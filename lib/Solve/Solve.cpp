@@ -97,18 +97,20 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
     outcome.infeasibleProven = true;
     return outcome;
   }
-  // Heuristics get a slice of the budget; they stop as soon as they reach
-  // the capacity (or the lower bound).
+  // Heuristics get a quarter of the budget when the exact search can follow,
+  // all of it otherwise; they stop once they reach the capacity (or bound).
+  bool exactFeasible = countOverlaps(problem) <= maxExactOverlaps;
   int64_t target = capacity > 0 ? capacity : bound;
-  Offsets best = portfolio(problem, target,
-                           begin + std::chrono::milliseconds(timeLimitMs / 4));
+  Offsets best = portfolio(
+      problem, target,
+      exactFeasible ? begin + std::chrono::milliseconds(timeLimitMs / 4)
+                    : deadline);
   int64_t heap = heapOf(problem, best);
   if (heap <= target) {
     outcome.offsets = std::move(best);
     outcome.optimal = heap == bound;
     return outcome;
   }
-  bool exactFeasible = countOverlaps(problem) <= maxExactOverlaps;
   if (capacity > 0) {
     if (!exactFeasible)
       return outcome;

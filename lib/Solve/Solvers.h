@@ -37,7 +37,7 @@ Offsets placeNaive(const BufferProblem &problem);
 Offsets placeInOrder(const BufferProblem &problem, llvm::ArrayRef<size_t> order,
                      Fit fit);
 
-/// Largest padded size first; longer lifetime, then input order, on ties.
+/// Largest padded size first; earlier start, then input order, on ties.
 std::vector<size_t> orderBySize(const BufferProblem &problem);
 /// Largest size x lifetime ("area") first.
 std::vector<size_t> orderByArea(const BufferProblem &problem);
@@ -47,9 +47,13 @@ std::vector<size_t> orderByLifetime(const BufferProblem &problem);
 /// within a step its buffers by decreasing size; each buffer is taken at the
 /// first step (in that order) where it is live.
 std::vector<size_t> orderByBreadth(const BufferProblem &problem);
-/// Largest "peak pressure" first: the most live bytes at any time of the
-/// buffer's life, then size. Buffers at the peak are placed before the rest.
-std::vector<size_t> orderByPressure(const BufferProblem &problem);
+/// The buffers live at the busiest moment first (they then stack without
+/// gaps there), the rest after them; by size within each group.
+std::vector<size_t> orderByPeakFirst(const BufferProblem &problem);
+
+/// Power-of-two size classes, largest first; longer lifetime first within
+/// a class, so similar buffers line up in time.
+std::vector<size_t> orderBySizeClass(const BufferProblem &problem);
 
 Offsets greedyBySize(const BufferProblem &problem);
 Offsets greedyByBreadth(const BufferProblem &problem);
