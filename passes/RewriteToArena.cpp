@@ -74,30 +74,40 @@ bool mayReturnArgument(func::FuncOp callee) {
   return walk.wasInterrupted();
 }
 
-/// Roots passed to a call whose memref result may alias them. Liveness
-/// ends a buffer at its last use, but such a result would keep reading it
-/// later under another name, so these buffers must keep their own memory.
-llvm::DenseMap<Value, StringRef> aliasedThroughCalls(func::FuncOp func,
-                                                     ModuleOp module) {
-  llvm::DenseMap<Value, StringRef> roots;
-  func.walk([&](func::CallOp call) {
-    if (llvm::none_of(call.getResultTypes(), llvm::IsaPred<BaseMemRefType>))
-      return;
+/// Why `user`, an op using `alias` (the allocation or a view of it), could
+/// let the bytes be read after the live range liveness computed for them,
+/// or nullopt if it cannot. Liveness ends a buffer at the last use of its
+/// views; a value it does not know as a view (a call or select result, a
+/// value yielded out of a region) would read the bytes later under another
+/// name, so such buffers keep their own memory.
+std::optional<std::string> escapeThrough(Operation *user, Value alias,
+                                         ModuleOp module) {
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+    if (view.getViewSource() == alias)
+      return std::nullopt; // followed by aliasesOf
+  if (isa<func::ReturnOp>(user))
+    return std::string("it escapes the function (returned)");
+  if (user->hasTrait<OpTrait::IsTerminator>())
+    return "it flows out of a region through '" +
+           user->getName().getStringRef().str() + "'";
+  if (llvm::none_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    return std::nullopt;
+  if (auto call = dyn_cast<func::CallOp>(user)) {
     auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
     if (!mayReturnArgument(callee))
-      return;
-    for (Value operand : call.getOperands())
-      if (isa<BaseMemRefType>(operand.getType()))
-        roots.try_emplace(rootOf(operand), call.getCallee());
-  });
-  return roots;
+      return std::nullopt;
+    return ("it is passed to @" + call.getCallee() +
+            ", whose memref result may alias it")
+        .str();
+  }
+  return "'" + user->getName().getStringRef().str() +
+         "' may return it under another name";
 }
 
 /// Why `alloc` cannot become a view of the arena, or nullopt if it can.
 /// `planned` says whether liveness gave it a buffer of the scratch heap.
-std::optional<std::string>
-whyKept(memref::AllocOp alloc, bool planned, func::FuncOp func,
-        const llvm::DenseMap<Value, StringRef> &aliasedByCalls) {
+std::optional<std::string> whyKept(memref::AllocOp alloc, bool planned,
+                                   func::FuncOp func, ModuleOp module) {
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape())
     return std::string("it has a dynamic size and no binding for it");
@@ -110,13 +120,8 @@ whyKept(memref::AllocOp alloc, bool planned, func::FuncOp func,
                        "a loop may need its own copy)");
   for (Value alias : aliasesOf(alloc.getResult()))
     for (Operation *user : alias.getUsers())
-      if (isa<func::ReturnOp>(user))
-        return std::string("it escapes the function (returned)");
-  if (auto it = aliasedByCalls.find(alloc.getResult());
-      it != aliasedByCalls.end())
-    return ("it is passed to @" + it->second +
-            ", whose memref result may alias it")
-        .str();
+      if (std::optional<std::string> why = escapeThrough(user, alias, module))
+        return why;
   if (!planned)
     return std::string("liveness left it outside the scratch heap");
   return std::nullopt;
@@ -198,14 +203,12 @@ RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
   for (size_t b = 0; b < buffers->values.size(); ++b)
     bufferOfRoot[buffers->values[b].front()] = b;
 
-  llvm::DenseMap<Value, StringRef> aliasedByCalls =
-      aliasedThroughCalls(func, getOperation());
   SmallVector<ArenaSlot> slots;
   WalkResult walk = func.walk([&](memref::AllocOp alloc) {
     auto found = bufferOfRoot.find(alloc.getResult());
     bool planned = found != bufferOfRoot.end();
     if (std::optional<std::string> why =
-            whyKept(alloc, planned, func, aliasedByCalls)) {
+            whyKept(alloc, planned, func, getOperation())) {
       // Dynamic sizes are a missed saving worth a warning; the rest are
       // allocations that must not move.
       InFlightDiagnostic diag = alloc.getType().hasStaticShape()

@@ -119,3 +119,31 @@ func.func @calls(%arg0: memref<16xf32>, %out: memref<4x4xf32>, %out2: memref<16x
   memref.dealloc %f : memref<16xf32>
   return
 }
+
+// -----
+
+// A value yielded out of a region or picked by a select is the buffer
+// under another name that liveness does not follow: such buffers stay.
+// CHECK-LABEL: func.func @other_names
+// CHECK-SAME: allocs = 1 : i64
+func.func @other_names(%arg0: memref<16xf32>, %c: i1, %out: memref<16xf32>) {
+  // expected-remark @below {{allocation stays outside the arena: it flows out of a region through 'scf.yield'}}
+  %a = memref.alloc() : memref<16xf32>
+  // expected-remark @below {{allocation stays outside the arena: it flows out of a region through 'scf.yield'}}
+  %b = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
+  linalg.copy ins(%arg0 : memref<16xf32>) outs(%b : memref<16xf32>)
+  %r = scf.if %c -> memref<16xf32> {
+    scf.yield %a : memref<16xf32>
+  } else {
+    scf.yield %b : memref<16xf32>
+  }
+  // expected-remark @below {{allocation stays outside the arena: 'arith.select' may return it under another name}}
+  %d = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%arg0 : memref<16xf32>) outs(%d : memref<16xf32>)
+  %s = arith.select %c, %d, %r : memref<16xf32>
+  %e = memref.alloc() : memref<16xf32>
+  linalg.copy ins(%s : memref<16xf32>) outs(%e : memref<16xf32>)
+  linalg.copy ins(%e : memref<16xf32>) outs(%out : memref<16xf32>)
+  return
+}
