@@ -93,7 +93,31 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   return llvm::Error::success();
 }
 
+/// JSON text must be UTF-8; a binary manifest could carry any bytes, which
+/// the JSON encoding could then not reproduce.
+static llvm::Error checkStrings(const Manifest &m, llvm::StringRef source) {
+  std::vector<const std::string *> strings = {&m.toolVersion, &m.target.name};
+  for (const ManifestInput &input : m.inputs)
+    strings.insert(strings.end(), {&input.file, &input.sha256});
+  for (const ManifestEntry &entry : m.entries) {
+    const PlannedEntry &e = entry.planned;
+    strings.insert(strings.end(), {&e.entry, &e.plan.algorithm,
+                                   &entry.plannedFunction,
+                                   &entry.plannedFile});
+    for (const Buffer &b : e.problem.buffers)
+      strings.push_back(&b.id);
+    for (const BufferOrigin &o : e.origins)
+      strings.insert(strings.end(), {&o.value, &o.op, &o.location});
+  }
+  for (const std::string *s : strings)
+    if (!llvm::json::isUTF8(*s))
+      return invalid(source, "a string is not valid UTF-8");
+  return llvm::Error::success();
+}
+
 llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
+  if (llvm::Error error = checkStrings(manifest, source))
+    return error;
   if (!isPowerOfTwo(manifest.target.alignment) ||
       !inRange(manifest.target.alignment) ||
       !inRange(manifest.target.heapLimit))

@@ -132,6 +132,10 @@ TEST_CASE("other files and inconsistent manifests are rejected",
   CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "i")),
              Catch::Contains("input 2 of 2"));
   m = makeManifest();
+  m.entries[0].planned.origins[2].op = "bad\xff";
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "u")),
+             Catch::Contains("not valid UTF-8"));
+  m = makeManifest();
   m.entries[0].planned.problem.buffers[0].size = -1;
   CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "n.json")),
              Catch::Contains("buffer 'b0'"));

@@ -41,6 +41,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <set>
+#include <variant>
 
 namespace coreai::cli {
 
