@@ -13,6 +13,7 @@
 #include "coreai-plan/Passes/PlanFunction.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 
@@ -59,6 +60,7 @@ public:
 
 private:
   LogicalResult visitTopLevel(Operation *op, int64_t time);
+  void recordUses(Operation *op, int64_t time);
   LogicalResult defineResults(Operation *op, int64_t time);
   void markReturnedOutside(Operation *terminator);
   void reuseInPlace(Operation *op, int64_t time);
@@ -89,21 +91,28 @@ private:
 };
 
 LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
-  // Uses first (an op never uses its own results), then definitions.
-  top->walk([&](Operation *op) {
-    if (onlyFrees(op))
-      return;
-    for (Value operand : op->getOperands())
-      if (const ValueInfo *used = lookup(operand)) {
-        Group &group = groups[used->group];
-        group.end = std::max(group.end, time + 1);
-      }
-  });
+  // Pre-order, uses before definitions: a nested op's operands defined
+  // earlier in the same region are known by the time it is visited.
   WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    recordUses(op, time);
     return failed(defineResults(op, time)) ? WalkResult::interrupt()
                                            : WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+void LivenessBuilder::recordUses(Operation *op, int64_t time) {
+  if (onlyFrees(op))
+    return;
+  bool renames = mayRenameMemRefs(op);
+  for (Value operand : op->getOperands())
+    if (const ValueInfo *used = lookup(operand)) {
+      Group &group = groups[used->group];
+      group.end = std::max(group.end, time + 1);
+      if (renames && isa<BaseMemRefType>(operand.getType()) &&
+          group.storage == Storage::Heap)
+        group.storage = Storage::Outside;
+    }
 }
 
 LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {

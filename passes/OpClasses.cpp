@@ -2,12 +2,14 @@
 #include "OpClasses.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -271,6 +273,45 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
       atenElementwise().contains(op->getName().getStringRef()))
     sameTypeOperands();
   return candidates;
+}
+
+namespace {
+/// The allocation or argument `value` is a view of.
+Value viewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Only a fresh allocation of the callee's own is known not to be (a view
+/// of) an argument; declarations are unknown.
+bool mayReturnArgument(func::FuncOp callee) {
+  if (!callee || callee.isDeclaration())
+    return true;
+  WalkResult walk = callee.walk([](func::ReturnOp ret) {
+    for (Value value : ret.getOperands())
+      if (isa<BaseMemRefType>(value.getType()) &&
+          !isa_and_nonnull<memref::AllocOp>(viewRoot(value).getDefiningOp()))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+} // namespace
+
+bool mayRenameMemRefs(Operation *op) {
+  if (llvm::none_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>))
+    return false;
+  if (op->hasTrait<OpTrait::IsTerminator>())
+    return !isa<func::ReturnOp>(op); // returns are handled as outputs
+  if (llvm::none_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+    return false;
+  if (isa<ViewLikeOpInterface>(op) || isMemRefAllocation(op))
+    return false; // views are followed; an allocation's result is fresh
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return mayReturnArgument(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        op, call.getCalleeAttr()));
+  return true;
 }
 
 bool onlyFrees(Operation *op) {

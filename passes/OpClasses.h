@@ -56,6 +56,14 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(mlir::Operation *op);
 /// Operands that only free memory (memref.dealloc): not uses.
 bool onlyFrees(mlir::Operation *op);
 
+/// Whether `op` may hand out its memref operands under another name that
+/// is not a view liveness follows: a nested terminator (scf.yield: the
+/// region's result is the same memory), arith.select, a call whose callee
+/// may return an argument, any other op with a memref result that is
+/// neither an allocation nor a view. Liveness keeps such memory out of the
+/// heap, since its uses under the new name are not tracked.
+bool mayRenameMemRefs(mlir::Operation *op);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_PASSES_OPCLASSES_H

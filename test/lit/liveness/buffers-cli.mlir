@@ -9,6 +9,9 @@
 // RUN: coreai-plan buffers %s -o %t/cli.mlir > /dev/null
 // RUN: diff %t/pass.mlir %t/cli.mlir
 // RUN: not coreai-plan buffers %s --emit-problem %t/both.csv 2>&1 | FileCheck %s --check-prefix=ONE-FILE
+// Bytecode input plans the same.
+// RUN: coreai-plan-opt --allow-unregistered-dialect %s --emit-bytecode -o %t/model.mlirbc
+// RUN: coreai-plan buffers %t/model.mlirbc | FileCheck %s
 
 // CHECK: function S buffers lower-bound heap heap/LB algorithm optimal in-place-saved ms
 // CHECK-NEXT: @first 0 2 192 192 1.0000 best yes -
