@@ -3,6 +3,7 @@
 // One command from a TOSA or linalg-on-tensors module to bufferized IR whose
 // intermediates live in a planned arena:
 //
+//   coreai-specialize-shapes                     (only with bind=...)
 //   tosa-to-{linalg-named,linalg,arith,tensor}   (no-ops on linalg input)
 //   one-shot-bufferize (function boundaries, identity layouts)
 //   buffer-deallocation-pipeline                 (explicit alloc/dealloc)
@@ -42,6 +43,10 @@ namespace coreai {
 namespace {
 
 struct PlanPipelineOptions : PassPipelineOptions<PlanPipelineOptions> {
+  ListOption<std::string> bind{
+      *this, "bind",
+      llvm::cl::desc("Bind symbolic dims first (coreai-specialize-shapes), "
+                     "e.g. bind=s0=64")};
   Option<std::string> arena{*this, "arena",
                             llvm::cl::desc("alloc | argument"),
                             llvm::cl::init("alloc")};
@@ -96,6 +101,11 @@ struct LoadBufferizationModelsPass
 void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &opts) {
   pm.addPass(std::make_unique<LoadBufferizationModelsPass>());
   OpPassManager &perFunction = pm.nest<func::FuncOp>();
+  if (!opts.bind.empty()) {
+    CoreAISpecializeShapesOptions specialize;
+    specialize.bind.assign(opts.bind.begin(), opts.bind.end());
+    perFunction.addPass(createCoreAISpecializeShapes(specialize));
+  }
   perFunction.addPass(tosa::createTosaToLinalgNamed());
   perFunction.addPass(tosa::createTosaToLinalg());
   perFunction.addPass(createTosaToArithPass());
