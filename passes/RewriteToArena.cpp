@@ -402,6 +402,14 @@ void RewriteToArenaPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  for (const std::string &name : functions) {
+    auto func = getOperation().lookupSymbol<func::FuncOp>(name);
+    if (!func || func.isDeclaration()) {
+      mlir::emitError(getOperation().getLoc(), "functions= names @")
+          << name << ", which is not a function defined in this module";
+      return signalPassFailure();
+    }
+  }
   // Module order, so output and diagnostics are deterministic.
   SmallVector<func::FuncOp> funcs;
   for (auto func : getOperation().getOps<func::FuncOp>())

@@ -3,6 +3,7 @@
 // RUN: not coreai-plan-opt %s --coreai-rewrite-to-arena="arena=heap" 2>&1 | FileCheck %s --check-prefix=FORM
 // RUN: not coreai-plan-opt %s --coreai-rewrite-to-arena="alignment=48" 2>&1 | FileCheck %s --check-prefix=ALIGN
 // RUN: not coreai-plan-opt %s --coreai-rewrite-to-arena="algorithm=magic" 2>&1 | FileCheck %s --check-prefix=ALGO
+// RUN: not coreai-plan-opt %s --coreai-rewrite-to-arena="functions=f,g" 2>&1 | FileCheck %s --check-prefix=FUNCS
 
 // poison=true: right after the arena is allocated, every byte becomes 0xFF
 // (-1 as i8; as f32 that is a NaN), so a kernel that reads a buffer nothing
@@ -23,6 +24,7 @@
 // FORM: error: arena must be 'alloc' or 'argument', not 'heap'
 // ALIGN: error: alignment 48 is not a power of two
 // ALGO: error: unknown algorithm 'magic'
+// FUNCS: error: functions= names @g, which is not a function defined in this module
 func.func @f(%arg0: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   linalg.copy ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
