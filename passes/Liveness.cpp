@@ -301,7 +301,7 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
   for (size_t time = 0; time < order.size(); ++time)
     if (failed(visitTopLevel(order[time], time)))
       return failure();
-  if (!order.empty())
+  if (!order.empty() && order.back()->hasTrait<OpTrait::IsTerminator>())
     markReturnedOutside(order.back());
   if (options.inPlace)
     for (size_t time = 0; time < order.size(); ++time)

@@ -161,11 +161,12 @@ FailureOr<ResultClass> classifyResult(Operation *op, unsigned index) {
   if (op->hasTrait<OpTrait::ConstantLike>())
     return only(ResultKind::Constant);
   if (auto view = dyn_cast<ViewLikeOpInterface>(op))
-    return viewOf(op, view.getViewSource());
+    if (Value source = view.getViewSource())
+      return viewOf(op, source);
   llvm::StringRef name = op->getName().getStringRef();
-  if (layoutKeepingViews().contains(name) || isa<tensor::ExtractSliceOp>(op))
-    return viewOf(op, op->getOperand(0));
-  if (atenViews().contains(name) && op->getNumOperands() > 0)
+  bool namedView = layoutKeepingViews().contains(name) ||
+                   atenViews().contains(name) || isa<tensor::ExtractSliceOp>(op);
+  if (namedView && op->getNumOperands() > 0)
     return viewOf(op, op->getOperand(0));
   if (isa<tensor::EmptyOp>(op))
     return only(ResultKind::NoStorage);

@@ -74,3 +74,13 @@ func.func @broken(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<4xf32>) -> tensor<?xf32>
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// Odd but valid input is planned, not a crash: a view op without operands
+// allocates, a function ending in an unregistered op has no outputs.
+func.func @odd() -> tensor<4xf32> {
+  %0 = "torch.aten.view"() : () -> tensor<4xf32>
+  %1 = "test.use"(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  "test.end"(%1) : (tensor<4xf32>) -> ()
+}
