@@ -121,12 +121,12 @@ private:
         return setError("integer '" + digits.str() + "' is too large");
       return value;
     }
-    llvm::StringRef name = rest.take_while(
-        [](char c) { return llvm::isAlnum(c) || c == '_'; });
+    llvm::StringRef name =
+        rest.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
     if (name.empty() || llvm::isDigit(name.front()))
-      return setError(rest.empty() ? "unexpected end"
-                                   : "unexpected '" +
-                                         rest.take_front(1).str() + "'");
+      return setError(rest.empty()
+                          ? "unexpected end"
+                          : "unexpected '" + rest.take_front(1).str() + "'");
     rest = rest.drop_front(name.size());
     skipSpace();
     if (rest.starts_with("("))
@@ -142,8 +142,8 @@ private:
 void collectSymbols(llvm::StringRef expr, std::set<std::string> &symbols) {
   while (!expr.empty()) {
     if (llvm::isAlpha(expr.front()) || expr.front() == '_') {
-      llvm::StringRef name = expr.take_while(
-          [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      llvm::StringRef name =
+          expr.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
       symbols.insert(name.str());
       expr = expr.drop_front(name.size());
     } else {
@@ -204,8 +204,8 @@ llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
     if (*dim < 0)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          llvm::formatv("dim {0} = '{1}' is negative ({2})", index,
-                        expr.trim(), *dim)
+          llvm::formatv("dim {0} = '{1}' is negative ({2})", index, expr.trim(),
+                        *dim)
               .str());
     int64_t declared = tensor.getDimSize(index);
     if (!mlir::ShapedType::isDynamic(declared) && declared != *dim)
@@ -228,8 +228,8 @@ mlir::LogicalResult bindValue(mlir::Value value, mlir::Attribute shape,
   if (!text) {
     if (!isDynamic(value.getType()))
       return mlir::success();
-    return op->emitError() << what << " has a dynamic type "
-                           << value.getType() << " but no shape expression";
+    return op->emitError() << what << " has a dynamic type " << value.getType()
+                           << " but no shape expression";
   }
   llvm::Expected<mlir::Type> bound =
       bindType(value.getType(), text.getValue(), bindings);
@@ -249,8 +249,7 @@ mlir::LogicalResult bindOp(mlir::Operation *op,
                            << " results";
   for (auto [index, result] : llvm::enumerate(op->getResults()))
     if (failed(bindValue(result, shapes ? shapes[index] : mlir::Attribute(),
-                         bindings, op,
-                         "result #" + llvm::Twine(index))))
+                         bindings, op, "result #" + llvm::Twine(index))))
       return mlir::failure();
   return mlir::success();
 }
@@ -261,8 +260,7 @@ mlir::LogicalResult bindArguments(mlir::func::FuncOp func,
                                   const SymbolBindings &bindings) {
   for (auto [index, arg] : llvm::enumerate(func.getArguments()))
     if (failed(bindValue(arg, func.getArgAttr(index, "coreai.sym_shape"),
-                         bindings, func,
-                         "argument #" + llvm::Twine(index))))
+                         bindings, func, "argument #" + llvm::Twine(index))))
       return mlir::failure();
   return mlir::success();
 }
@@ -286,9 +284,9 @@ mlir::LogicalResult bindResults(mlir::func::FuncOp func,
         return func.emitError() << "cannot bind result #" << index << ": "
                                 << llvm::toString(bound.takeError());
       if (*bound != type)
-        return ret.emitError() << "returned value #" << index << " has type "
-                               << type << " but coreai.sym_shape gives "
-                               << *bound;
+        return ret.emitError()
+               << "returned value #" << index << " has type " << type
+               << " but coreai.sym_shape gives " << *bound;
     }
     types.push_back(type);
   }

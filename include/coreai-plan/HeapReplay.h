@@ -1,4 +1,4 @@
-//===- HeapReplay.h - Replaying allocations against a fixed heap -*- C++ -*-===//
+//===- HeapReplay.h - Allocations replayed against a heap ----*- C++ -*-===//
 //
 // What a runtime does with a plan: allocate each buffer, in execution
 // order, from a heap of a given size. check-heap uses it to show that the

@@ -102,8 +102,7 @@ static llvm::Error checkStrings(const Manifest &m, llvm::StringRef source) {
   for (const ManifestEntry &entry : m.entries) {
     const PlannedEntry &e = entry.planned;
     strings.insert(strings.end(), {&e.entry, &e.plan.algorithm,
-                                   &entry.plannedFunction,
-                                   &entry.plannedFile});
+                                   &entry.plannedFunction, &entry.plannedFile});
     for (const Buffer &b : e.problem.buffers)
       strings.push_back(&b.id);
     for (const BufferOrigin &o : e.origins)
@@ -126,12 +125,12 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
     if (llvm::Error error = checkEntry(entry.planned, source))
       return error;
     if (entry.input >= manifest.inputs.size())
-      return invalid(source, llvm::formatv("entry '{0}' S={1}: input {2} "
-                                           "of {3}",
-                                           entry.planned.entry,
-                                           entry.planned.chunk, entry.input,
-                                           manifest.inputs.size())
-                                 .str());
+      return invalid(source,
+                     llvm::formatv("entry '{0}' S={1}: input {2} "
+                                   "of {3}",
+                                   entry.planned.entry, entry.planned.chunk,
+                                   entry.input, manifest.inputs.size())
+                         .str());
   }
   int64_t expected = bundleHeapOf(manifest.entries);
   if (manifest.bundleHeap != expected)

@@ -22,9 +22,9 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
         b.start, b.end, origin.viewCount));
   }
   return fb::CreateEntryDirect(
-      fbb, e.entry.c_str(), e.chunk, entry.input,
-      entry.plannedFunction.c_str(), entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound, e.plan.optimal,
-      e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers);
+      fbb, e.entry.c_str(), e.chunk, entry.input, entry.plannedFunction.c_str(),
+      entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound,
+      e.plan.optimal, e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers);
 }
 
 std::string str(const flatbuffers::String *s) {
@@ -49,8 +49,8 @@ ManifestEntry readEntry(const fb::Entry &in) {
     for (const fb::Buffer *b : *buffers) {
       e.problem.buffers.push_back(
           {str(b->id()), b->start(), b->end(), b->size(), b->alignment()});
-      e.origins.push_back({str(b->value()), str(b->op()), str(b->location()),
-                           b->view_count()});
+      e.origins.push_back(
+          {str(b->value()), str(b->op()), str(b->location()), b->view_count()});
       e.plan.offsets.push_back(b->offset());
     }
   }
@@ -78,9 +78,9 @@ std::string writeManifestBinary(const Manifest &manifest) {
   for (const ManifestInput &input : manifest.inputs)
     inputs.push_back(
         fb::CreateInputDirect(fbb, input.file.c_str(), input.sha256.c_str()));
-  auto root = fb::CreateManifestDirect(
-      fbb, manifest.formatVersion, manifest.toolVersion.c_str(), target,
-      &inputs, manifest.bundleHeap, &entries);
+  auto root = fb::CreateManifestDirect(fbb, manifest.formatVersion,
+                                       manifest.toolVersion.c_str(), target,
+                                       &inputs, manifest.bundleHeap, &entries);
   // The size prefix lets a reader tell a truncated file from a complete
   // one even when only trailing padding is missing.
   fb::FinishSizePrefixedManifestBuffer(fbb, root);
@@ -107,9 +107,8 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
   flatbuffers::Verifier versionVerifier(data, bytes.size());
   if (!versionVerifier.VerifySizePrefixedBuffer<fb::ManifestVersion>("CAPM"))
     return corrupt(source, "corrupt header");
-  uint32_t version =
-      flatbuffers::GetSizePrefixedRoot<fb::ManifestVersion>(data)
-          ->format_version();
+  uint32_t version = flatbuffers::GetSizePrefixedRoot<fb::ManifestVersion>(data)
+                         ->format_version();
   if (version != kManifestFormatVersion)
     return detail::versionMismatch(source, version);
   flatbuffers::Verifier verifier(data, bytes.size());

@@ -17,11 +17,16 @@ json::Value bufferToJson(const PlannedEntry &e, size_t i) {
   const Buffer &b = e.problem.buffers[i];
   const BufferOrigin &origin = e.origins[i];
   return json::Object{
-      {"id", b.id},           {"value", origin.value},
-      {"op", origin.op},      {"location", origin.location},
-      {"offset", e.plan.offsets[i]}, {"size", b.size},
-      {"alignment", b.alignment},    {"start", b.start},
-      {"end", b.end},         {"view_count", origin.viewCount},
+      {"id", b.id},
+      {"value", origin.value},
+      {"op", origin.op},
+      {"location", origin.location},
+      {"offset", e.plan.offsets[i]},
+      {"size", b.size},
+      {"alignment", b.alignment},
+      {"start", b.start},
+      {"end", b.end},
+      {"view_count", origin.viewCount},
   };
 }
 
@@ -53,7 +58,7 @@ json::Value entryToJson(const ManifestEntry &entry) {
 namespace json = llvm::json;
 
 static bool fromJSON(const json::Value &value, ManifestTarget &target,
-              json::Path path) {
+                     json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("name", target.name) &&
          o.map("alignment", target.alignment) &&
@@ -67,7 +72,8 @@ static bool fromJSON(const json::Value &value, ManifestInput &input,
   return o && o.map("file", input.file) && o.map("sha256", input.sha256);
 }
 
-static bool readBuffer(const json::Value &value, PlannedEntry &e, json::Path path) {
+static bool readBuffer(const json::Value &value, PlannedEntry &e,
+                       json::Path path) {
   json::ObjectMapper o(value, path);
   Buffer b;
   BufferOrigin origin;
@@ -85,7 +91,7 @@ static bool readBuffer(const json::Value &value, PlannedEntry &e, json::Path pat
 }
 
 static bool fromJSON(const json::Value &value, ManifestEntry &entry,
-              json::Path path) {
+                     json::Path path) {
   json::ObjectMapper o(value, path);
   PlannedEntry &e = entry.planned;
   int64_t input = 0;
@@ -95,8 +101,7 @@ static bool fromJSON(const json::Value &value, ManifestEntry &entry,
         o.map("planned_file", entry.plannedFile) &&
         o.map("heap", e.plan.heap) && o.map("alignment", e.alignment) &&
         o.map("lower_bound", e.plan.lowerBound) &&
-        o.map("optimal", e.plan.optimal) &&
-        o.map("solver", e.plan.algorithm) &&
+        o.map("optimal", e.plan.optimal) && o.map("solver", e.plan.algorithm) &&
         o.map("in_place_saved_bytes", e.inPlaceSavedBytes)))
     return false;
   if (input < 0 || input > int64_t(UINT32_MAX)) {
@@ -119,8 +124,7 @@ static bool fromJSON(const json::Value &value, Manifest &manifest,
                      json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("tool_version", manifest.toolVersion) &&
-         o.map("target", manifest.target) &&
-         o.map("inputs", manifest.inputs) &&
+         o.map("target", manifest.target) && o.map("inputs", manifest.inputs) &&
          o.map("bundle_heap", manifest.bundleHeap) &&
          o.map("entries", manifest.entries);
 }
@@ -155,9 +159,9 @@ llvm::Expected<Manifest> readManifestJson(llvm::StringRef text,
                                           llvm::StringRef source) {
   llvm::Expected<json::Value> value = json::parse(text);
   if (!value)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   source + ": invalid JSON: " +
-                                       llvm::toString(value.takeError()));
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        source + ": invalid JSON: " + llvm::toString(value.takeError()));
   const json::Object *root = value->getAsObject();
   std::optional<int64_t> version =
       root ? root->getInteger("format_version") : std::nullopt;

@@ -98,8 +98,8 @@ llvm::Expected<Target> loadTarget(llvm::StringRef name, llvm::StringRef dir) {
     return targetError(path, file.getError().message());
   llvm::Expected<Target> target = parseTarget((*file)->getBuffer(), path);
   if (target && target->name != name)
-    return targetError(path, "names target '" + target->name +
-                                 "', expected '" + name + "'");
+    return targetError(path, "names target '" + target->name + "', expected '" +
+                                 name + "'");
   return target;
 }
 

@@ -17,8 +17,7 @@
 namespace coreai::cli {
 
 llvm::cl::SubCommand checkHeapCommand(
-    "check-heap",
-    "Replay a manifest's allocations against a heap of N bytes");
+    "check-heap", "Replay a manifest's allocations against a heap of N bytes");
 
 namespace {
 llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
@@ -31,13 +30,11 @@ llvm::cl::opt<std::string> heapTotalOption(
                    "manifest's bundle heap) or ENTRY:S (the heap the "
                    "manifest records for that entry point at S, e.g. "
                    "main:1, the heap a runtime sized for decode would have)"),
-    llvm::cl::value_desc("N|bundle|ENTRY:S"),
-    llvm::cl::sub(checkHeapCommand));
+    llvm::cl::value_desc("N|bundle|ENTRY:S"), llvm::cl::sub(checkHeapCommand));
 int64_t heapTotal = 0;
 llvm::cl::opt<std::string>
     entryFilter("entry", llvm::cl::desc("Replay only this entry point"),
-                llvm::cl::value_desc("NAME"),
-                llvm::cl::sub(checkHeapCommand));
+                llvm::cl::value_desc("NAME"), llvm::cl::sub(checkHeapCommand));
 llvm::cl::opt<int64_t>
     chunkFilter("chunk", llvm::cl::desc("Replay only this chunk size"),
                 llvm::cl::value_desc("S"), llvm::cl::init(-1),
@@ -77,8 +74,8 @@ llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
   for (const ManifestEntry &entry : manifest.entries)
     if (entry.planned.entry == name && entry.planned.chunk == chunk)
       return entry.planned.plan.heap;
-  return bad("the manifest has no entry @" + name + " at S=" +
-             llvm::Twine(chunk));
+  return bad("the manifest has no entry @" + name +
+             " at S=" + llvm::Twine(chunk));
 }
 
 /// The runtime's message, then what the manifest knows about the buffer.

@@ -14,8 +14,9 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand inspectCommand(
-    "inspect", "Print a heap-size manifest (plan.manifest or plan.json)");
+llvm::cl::SubCommand
+    inspectCommand("inspect",
+                   "Print a heap-size manifest (plan.manifest or plan.json)");
 
 namespace {
 llvm::cl::opt<std::string> manifestPath(llvm::cl::Positional,
@@ -52,10 +53,10 @@ void printSummary(const Manifest &m, llvm::raw_ostream &os) {
 }
 
 void printEntries(const Manifest &m, llvm::raw_ostream &os) {
-  TextTable table({"entry", "S", "function", "file", "buffers", "lower bound",
-                   "heap", "heap/LB", "optimal", "solver"},
-                  {false, true, false, false, true, true, true, true, false,
-                   false});
+  TextTable table(
+      {"entry", "S", "function", "file", "buffers", "lower bound", "heap",
+       "heap/LB", "optimal", "solver"},
+      {false, true, false, false, true, true, true, true, false, false});
   for (const ManifestEntry &entry : m.entries) {
     const PlannedEntry &e = entry.planned;
     table.add({"@" + e.entry, std::to_string(e.chunk), entry.plannedFunction,
@@ -79,8 +80,7 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
     const BufferOrigin &o = e.origins[i];
     table.add({b.id, o.value, o.op, std::to_string(e.plan.offsets[i]),
                std::to_string(b.size), std::to_string(b.start),
-               std::to_string(b.end), std::to_string(o.viewCount),
-               o.location});
+               std::to_string(b.end), std::to_string(o.viewCount), o.location});
   }
   table.print(os);
 }

@@ -45,9 +45,10 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand planCommand(
-    "plan", "Plan every entry point of a bundle at every chunk size and "
-            "write the heap-size manifest");
+llvm::cl::SubCommand
+    planCommand("plan",
+                "Plan every entry point of a bundle at every chunk size and "
+                "write the heap-size manifest");
 
 namespace {
 namespace cl = llvm::cl;
@@ -145,10 +146,10 @@ llvm::Expected<Bindings> parseBindings() {
                                          "SYMBOL=INTEGER");
     if (isChunk) {
       if (!bindings.chunkSymbol.empty() && bindings.chunkSymbol != name)
-        return llvm::createStringError(
-            llvm::inconvertibleErrorCode(),
-            "--bind names two chunk symbols, '" + bindings.chunkSymbol +
-                "' and '" + name + "'");
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "--bind names two chunk symbols, '" +
+                                           bindings.chunkSymbol + "' and '" +
+                                           name + "'");
       bindings.chunkSymbol = name.str();
     } else {
       bindings.fixed[name.str()] = number;
@@ -179,8 +180,8 @@ int64_t staticChunkOf(mlir::func::FuncOp func) {
     auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "coreai.name");
     auto type =
         llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
-    if (name && name.getValue() == "input_ids" && type &&
-        type.getRank() == 2 && type.hasStaticShape())
+    if (name && name.getValue() == "input_ids" && type && type.getRank() == 2 &&
+        type.hasStaticShape())
       return type.getDimSize(1);
   }
   return 0;
@@ -341,8 +342,8 @@ OrFailed<ManifestEntry> planJob(PlanJob job, mlir::ModuleOp planned,
   entry->chunk = job.chunk;
   // Every plan that leaves the tool is checked here, whoever made it.
   if (auto violation = verifyPlan(entry->problem, entry->plan)) {
-    fail(InternalError, "plan of @" + job.plannedName +
-                            " failed verification: " + *violation);
+    fail(InternalError,
+         "plan of @" + job.plannedName + " failed verification: " + *violation);
     return Failed{InternalError};
   }
   ManifestEntry result;
@@ -407,8 +408,7 @@ public:
     llvm::sys::path::append(model, "." + name + "-%%%%%%.tmp");
     int fd;
     llvm::SmallString<256> temp;
-    if (std::error_code ec =
-            llvm::sys::fs::createUniqueFile(model, fd, temp))
+    if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
       return cannotWrite(dir, ec);
     temps.push_back({temp.str().str(), name.str()});
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
@@ -452,7 +452,6 @@ private:
   }
 };
 
-
 void registerDialects(mlir::MLIRContext &context) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::arith::ArithDialect,
@@ -483,8 +482,7 @@ llvm::Error checkUnique(const Manifest &manifest) {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
           llvm::formatv("@{0} at S={1} is planned from both '{2}' and '{3}'",
-                        key.first, key.second,
-                        manifest.inputs[it->second].file,
+                        key.first, key.second, manifest.inputs[it->second].file,
                         manifest.inputs[entry.input].file)
               .str());
   }
@@ -493,13 +491,11 @@ llvm::Error checkUnique(const Manifest &manifest) {
 
 /// Parses one graph, plans its entry points into `manifest` and returns
 /// the text of its planned module. Diagnostics point into the file.
-OrFailed<std::string> planInput(llvm::StringRef path,
-                                mlir::MLIRContext &context,
-                                const FunctionPlanOptions &options,
-                                llvm::ArrayRef<int64_t> chunks,
-                                bool chunksGiven, const Bindings &bindings,
-                                std::set<std::string> &found,
-                                Manifest &manifest) {
+OrFailed<std::string>
+planInput(llvm::StringRef path, mlir::MLIRContext &context,
+          const FunctionPlanOptions &options, llvm::ArrayRef<int64_t> chunks,
+          bool chunksGiven, const Bindings &bindings,
+          std::set<std::string> &found, Manifest &manifest) {
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (!file) {
     fail(InputError,
@@ -507,8 +503,8 @@ OrFailed<std::string> planInput(llvm::StringRef path,
     return Failed{InputError};
   }
   uint32_t inputIndex = manifest.inputs.size();
-  manifest.inputs.push_back({llvm::sys::path::filename(path).str(),
-                             sha256Hex((*file)->getBuffer())});
+  manifest.inputs.push_back(
+      {llvm::sys::path::filename(path).str(), sha256Hex((*file)->getBuffer())});
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -544,8 +540,7 @@ OrFailed<std::string> planInput(llvm::StringRef path,
   (*planned)->setAttr("coreai.plan.heap",
                       builder.getI64IntegerAttr(moduleHeap));
   if (failed(mlir::verify(*planned))) {
-    fail(InternalError, "the planned module of '" + path +
-                            "' does not verify");
+    fail(InternalError, "the planned module of '" + path + "' does not verify");
     return Failed{InternalError};
   }
   std::string text;
@@ -599,9 +594,10 @@ int runPlan() {
     if (auto *failed = std::get_if<Failed>(&planned))
       return failed->code;
     std::string name = plannedModelName(path);
-    if (llvm::any_of(plannedFiles, [&](const auto &f) { return f.first == name; }))
-      return fail(InputError, "two inputs would both be written as '" + name +
-                                  "'");
+    if (llvm::any_of(plannedFiles,
+                     [&](const auto &f) { return f.first == name; }))
+      return fail(InputError,
+                  "two inputs would both be written as '" + name + "'");
     plannedFiles.emplace_back(name, std::move(std::get<std::string>(planned)));
   }
   for (const std::string &name : entryNames)
@@ -632,8 +628,8 @@ int runPlan() {
   std::vector<std::string> written = {"plan.manifest", "plan.json"};
   for (const auto &file : plannedFiles)
     written.push_back(file.first);
-  llvm::outs() << "wrote " << llvm::join(written, ", ") << " to "
-               << outputDir << "\n";
+  llvm::outs() << "wrote " << llvm::join(written, ", ") << " to " << outputDir
+               << "\n";
   return Success;
 }
 
