@@ -337,6 +337,8 @@ RewriteToArenaPass::rewriteFunction(func::FuncOp func, ArenaForm form,
   Builder attrs(&getContext());
   func->setAttr("coreai.arena",
                 attrs.getDictionaryAttr({
+                    attrs.getNamedAttr("alignment",
+                                       attrs.getI64IntegerAttr(arenaAlignment)),
                     attrs.getNamedAttr("allocs", attrs.getI64IntegerAttr(
                                                      slots->size())),
                     attrs.getNamedAttr("allocs_bytes",

@@ -31,7 +31,7 @@ TO_LLVM = ("convert-linalg-to-loops,lower-affine,convert-scf-to-cf,"
            "convert-math-to-llvm,convert-arith-to-llvm,convert-func-to-llvm,"
            "convert-cf-to-llvm,reconcile-unrealized-casts")
 ARENA_ATTR = re.compile(r"func\.func @(\w+)\(.*?attributes \{.*?coreai\.arena = "
-                        r"\{allocs = (\d+) : i64, allocs_bytes = (\d+) : i64, "
+                        r"\{alignment = \d+ : i64, allocs = (\d+) : i64, allocs_bytes = (\d+) : i64, "
                         r"lower_bound = (\d+) : i64, size = (\d+) : i64\}")
 
 

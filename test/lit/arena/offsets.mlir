@@ -4,7 +4,7 @@
 // Every alloc becomes a view at its offset, its dealloc goes, and one
 // aligned arena is allocated at entry and freed before the return.
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME: coreai.arena = {allocs = 3 : i64, allocs_bytes = 192 : i64, lower_bound = 128 : i64, size = 128 : i64}
+// CHECK-SAME: coreai.arena = {alignment = 64 : i64, allocs = 3 : i64, allocs_bytes = 192 : i64, lower_bound = 128 : i64, size = 128 : i64}
 // CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
 // CHECK-NOT: linalg.fill
 // CHECK: %[[OA:.*]] = arith.constant 0 : index
@@ -68,7 +68,7 @@ func.func @views(%arg0: memref<24xf32>, %out: memref<2xf32>) {
 
 // A function without allocations gets no arena, only its summary.
 // CHECK-LABEL: func.func @nothing
-// CHECK-SAME: coreai.arena = {allocs = 0 : i64, allocs_bytes = 0 : i64, lower_bound = 0 : i64, size = 0 : i64}
+// CHECK-SAME: coreai.arena = {alignment = 64 : i64, allocs = 0 : i64, allocs_bytes = 0 : i64, lower_bound = 0 : i64, size = 0 : i64}
 // CHECK-NOT: memref.alloc
 func.func @nothing(%arg0: memref<4xf32>, %out: memref<4xf32>) {
   linalg.copy ins(%arg0 : memref<4xf32>) outs(%out : memref<4xf32>)

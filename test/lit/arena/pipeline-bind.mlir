@@ -7,7 +7,7 @@
 // with a warning that names the dynamic dimension.
 // CHECK-LABEL: func.func @f
 // CHECK-SAME: memref<1x8x4xf32>
-// CHECK-SAME: coreai.arena = {allocs = 2 : i64, allocs_bytes = 256 : i64, lower_bound = 256 : i64, size = 256 : i64}
+// CHECK-SAME: coreai.arena = {alignment = 64 : i64, allocs = 2 : i64, allocs_bytes = 256 : i64, lower_bound = 256 : i64, size = 256 : i64}
 // CHECK: memref.view
 //
 // UNBOUND: warning: @f keeps all its allocations (not rewritten to an arena): {{.*}} has a dynamic dimension

@@ -6,7 +6,7 @@
 // intermediates (64 bytes each) in a chain, %g takes %h's slot (dead after
 // the sigmoid); the result is returned, so it stays a plain allocation.
 // CHECK-LABEL: func.func @mlp
-// CHECK-SAME: coreai.arena = {allocs = 3 : i64, allocs_bytes = 192 : i64, lower_bound = 128 : i64, size = 128 : i64}
+// CHECK-SAME: coreai.arena = {alignment = 64 : i64, allocs = 3 : i64, allocs_bytes = 192 : i64, lower_bound = 128 : i64, size = 128 : i64}
 // CHECK: %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<128xi8>
 // CHECK-COUNT-3: memref.view %[[ARENA]]
 // CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x4xf32>
