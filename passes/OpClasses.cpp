@@ -133,9 +133,13 @@ int64_t elementBits(Type type) {
     return type.getIntOrFloatBitWidth();
   if (auto complex = dyn_cast<ComplexType>(type))
     return 2 * elementBits(complex.getElementType());
-  if (auto vector = dyn_cast<VectorType>(type))
-    if (vector.hasStaticShape())
-      return vector.getNumElements() * elementBits(vector.getElementType());
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    int64_t bits = elementBits(vector.getElementType());
+    for (int64_t dim : vector.getShape())
+      if (ShapedType::isDynamic(dim) || llvm::MulOverflow(bits, dim, bits))
+        return 0;
+    return bits;
+  }
   return 0;
 }
 

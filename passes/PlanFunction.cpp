@@ -24,7 +24,7 @@ constexpr llvm::StringLiteral planAttr = "coreai.plan";
 /// constant).
 int64_t unplannedSize(Value result) {
   auto shaped = dyn_cast<ShapedType>(result.getType());
-  if (shaped && shaped.hasStaticShape() && shaped.getNumElements() == 0)
+  if (shaped && shaped.hasRank() && llvm::is_contained(shaped.getShape(), 0))
     return 0;
   return -1;
 }
