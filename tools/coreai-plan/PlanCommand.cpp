@@ -279,6 +279,13 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
     llvm::Expected<std::string> symbol = chunkSymbolOf(func, bindings);
     if (!symbol)
       return symbol.takeError();
+    for (const std::string &other : shapeSymbols(func))
+      if (other != *symbol && !bindings.fixed.count(other))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "@" + func.getSymName() + " also uses symbol '" + other +
+                "' (the chunk size is '" + *symbol + "'): fix it with --bind " +
+                other + "=N");
     for (const auto &[name, value] : bindings.fixed)
       if (llvm::Error error = checkRange(func, name, value, *ranges))
         return error;
@@ -463,6 +470,8 @@ void registerDialects(mlir::MLIRContext &context) {
   context.appendDialectRegistry(registry);
   // Exported graphs are `torch.aten.*` ops in generic form.
   context.allowUnregisteredDialects();
+  // An error at a function must not print the whole (huge) function.
+  context.printOpOnDiagnostic(false);
 }
 
 std::string plannedModelName(llvm::StringRef input) {
