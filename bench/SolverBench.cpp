@@ -28,21 +28,20 @@ using namespace coreai;
 
 namespace {
 
-/// Intervals of geometric-ish lengths over a timeline of 4n steps and sizes
-/// spanning four orders of magnitude, like activation traces.
+/// Lifetimes of log-uniform length (1 to 1024 steps) over a timeline of n
+/// steps, sizes uniform in 64..16384 bytes: about a hundred buffers live at
+/// any time, none dominating, so packings fragment as real ones do.
 BufferProblem randomProblem(size_t n, uint64_t seed) {
   std::mt19937_64 rng(seed);
   BufferProblem problem;
-  int64_t horizon = int64_t(4 * n);
-  std::uniform_int_distribution<int64_t> startDist(0, horizon - 1);
-  std::uniform_int_distribution<int> magnitude(0, 12);
+  int64_t horizon = int64_t(n);
   for (size_t i = 0; i < n; ++i) {
     Buffer b;
     b.id = std::to_string(i);
-    b.start = startDist(rng);
-    int64_t length = int64_t(1) << std::uniform_int_distribution<int>(0, 8)(rng);
-    b.end = std::min(horizon, b.start + 1 + int64_t(rng() % length));
-    b.size = (int64_t(1) << magnitude(rng)) * (1 + int64_t(rng() % 64));
+    b.start = int64_t(rng() % uint64_t(horizon));
+    int64_t length = int64_t(1) << (rng() % 11);
+    b.end = b.start + 1 + int64_t(rng() % uint64_t(length));
+    b.size = 64 * (1 + int64_t(rng() % 256));
     problem.buffers.push_back(b);
   }
   return problem;
