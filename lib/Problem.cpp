@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <set>
 #include <utility>
 
 namespace coreai {
@@ -13,21 +14,45 @@ int64_t alignTo(int64_t size, int64_t alignment) {
 }
 
 int64_t lowerBound(const BufferProblem &problem) {
-  // Sweep over interval endpoints; at equal times ends come before starts,
-  // which is exactly the half-open convention.
-  std::vector<std::pair<int64_t, int64_t>> events;
+  // Buffers live at one time are disjoint in address. Every offset is a
+  // multiple of the smallest alignment in the problem, so each buffer below
+  // the topmost takes at least its size rounded up to that alignment; the
+  // topmost takes only its size. The bound at time t is therefore the sum
+  // of rounded sizes minus the largest rounding slack among those live.
+  int64_t unit = 0;
+  for (const Buffer &b : problem.buffers)
+    unit = unit == 0 ? b.alignment : std::min(unit, b.alignment);
+  struct Event {
+    int64_t time;
+    bool starts;
+    size_t index;
+  };
+  std::vector<Event> events;
   events.reserve(problem.buffers.size() * 2);
-  for (const Buffer &buffer : problem.buffers) {
-    if (buffer.start >= buffer.end)
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    if (b.start >= b.end || b.size == 0)
       continue;
-    events.emplace_back(buffer.start, paddedSize(buffer));
-    events.emplace_back(buffer.end, -paddedSize(buffer));
+    events.push_back({b.start, true, i});
+    events.push_back({b.end, false, i});
   }
-  std::sort(events.begin(), events.end());
+  // Half-open intervals: at equal times, ends come before starts.
+  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+    return a.time != b.time ? a.time < b.time : a.starts < b.starts;
+  });
+  std::multiset<int64_t> slacks;
   int64_t live = 0, peak = 0;
-  for (const auto &[time, delta] : events) {
-    live += delta;
-    peak = std::max(peak, live);
+  for (const Event &event : events) {
+    const Buffer &b = problem.buffers[event.index];
+    int64_t rounded = alignTo(b.size, unit);
+    if (event.starts) {
+      live += rounded;
+      slacks.insert(rounded - b.size);
+      peak = std::max(peak, live - *slacks.rbegin());
+    } else {
+      live -= rounded;
+      slacks.erase(slacks.find(rounded - b.size));
+    }
   }
   return peak;
 }

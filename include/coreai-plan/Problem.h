@@ -58,8 +58,9 @@ inline int64_t paddedSize(const Buffer &buffer) {
   return alignTo(buffer.size, buffer.alignment);
 }
 
-/// Max over time of the summed padded sizes of the buffers live at that
-/// time. No packing can use a smaller heap.
+/// Max over time of the bytes live at that time, with every buffer but the
+/// topmost rounded up to the problem's smallest alignment (the padding an
+/// aligned neighbour above it forces). No packing can use a smaller heap.
 int64_t lowerBound(const BufferProblem &problem);
 
 /// Heap needed by `offsets`: max of offset + size over all buffers.

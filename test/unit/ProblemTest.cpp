@@ -19,8 +19,24 @@ TEST_CASE("the lower bound is the peak of live bytes", "[problem]") {
   CHECK(lowerBound(problem) == 8); // half-open: a and b never live together
   problem.buffers.push_back({"c", 5, 15, 3});
   CHECK(lowerBound(problem) == 11);
-  problem.buffers.push_back({"d", 9, 10, 1, 16}); // padded to 16
-  CHECK(lowerBound(problem) == 27);
+  // d's alignment forces no padding on its neighbours: d at 0, a at 1, c
+  // at 9 is a heap of 12, so the bound must not exceed 12.
+  problem.buffers.push_back({"d", 9, 10, 1, 16});
+  CHECK(lowerBound(problem) == 12);
+}
+
+TEST_CASE("the lower bound pads every live buffer but the topmost",
+          "[problem]") {
+  BufferProblem problem;
+  // Three 100-byte buffers at 64-byte alignment: two padded to 128, the
+  // top one not, so no aligned packing is below 356, and 356 is reached.
+  problem.buffers = {{"a", 0, 3, 100, 64}, {"b", 0, 3, 100, 64},
+                     {"c", 0, 3, 100, 64}};
+  CHECK(lowerBound(problem) == 356);
+  CHECK(heapOf(problem, {0, 128, 256}) == 356);
+  // A lone buffer needs only its size.
+  problem.buffers = {{"a", 0, 1, 16, 64}};
+  CHECK(lowerBound(problem) == 16);
 }
 
 TEST_CASE("heap and gap", "[problem]") {
