@@ -35,7 +35,6 @@ enum class Storage {
 };
 
 struct Group {
-  Value root;
   int64_t start = 0;
   int64_t end = 0; ///< one past the last op using any of its values
   int64_t size = 0;
@@ -66,9 +65,8 @@ private:
   void reuseInPlace(Operation *op, int64_t time);
   FunctionBuffers buildProblem();
 
-  unsigned newGroup(Value root, int64_t time, Storage storage,
-                    int64_t size = 0) {
-    groups.push_back({root, time, time + 1, size, storage, -1});
+  unsigned newGroup(int64_t time, Storage storage, int64_t size = 0) {
+    groups.push_back({time, time + 1, size, storage, -1});
     return groups.size() - 1;
   }
   unsigned find(unsigned group) const {
@@ -136,17 +134,17 @@ LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
       FailureOr<int64_t> size = byteSize(op, result);
       if (failed(size))
         return failure();
-      value.group = newGroup(result, time, Storage::Heap, *size);
+      value.group = newGroup(time, Storage::Heap, *size);
       break;
     }
     case ResultKind::Constant:
-      value.group = newGroup(result, time, Storage::Constant);
+      value.group = newGroup(time, Storage::Constant);
       break;
     case ResultKind::NoStorage:
-      value.group = newGroup(result, time, Storage::Undefined);
+      value.group = newGroup(time, Storage::Undefined);
       break;
     case ResultKind::Unplanned:
-      value.group = newGroup(result, time, Storage::Outside);
+      value.group = newGroup(time, Storage::Outside);
       break;
     }
     info.try_emplace(result, value);
@@ -291,7 +289,7 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
               "control flow only)";
 
   Block &body = func.getBody().front();
-  unsigned arguments = newGroup(Value(), 0, Storage::Outside);
+  unsigned arguments = newGroup(0, Storage::Outside);
   for (BlockArgument argument : body.getArguments())
     info.try_emplace(argument, ValueInfo{arguments, false, true});
 
