@@ -190,8 +190,7 @@ RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
     return computeBuffers(func, liveness);
   }();
   if (failed(buffers)) {
-    InFlightDiagnostic warning =
-        mlir::emitWarning(refusal ? refusal->getLocation() : func.getLoc())
+    mlir::emitWarning(refusal ? refusal->getLocation() : func.getLoc())
         << "@" << func.getSymName()
         << " keeps all its allocations (not rewritten to an arena): "
         << (refusal ? refusal->str() : std::string("liveness failed"));
