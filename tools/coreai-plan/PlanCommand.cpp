@@ -597,11 +597,14 @@ int runPlan() {
   std::set<std::string> found;
   std::vector<std::pair<std::string, std::string>> plannedFiles;
   for (const std::string &path : inputPaths) {
+    size_t entriesBefore = manifest.entries.size();
     OrFailed<std::string> planned =
         planInput(path, context, options, *chunks, chunksGiven, *bindings,
                   found, manifest);
     if (auto *failed = std::get_if<Failed>(&planned))
       return failed->code;
+    if (manifest.entries.size() == entriesBefore)
+      continue; // --entry selected nothing here: no planned file
     std::string name = plannedModelName(path);
     if (llvm::any_of(plannedFiles,
                      [&](const auto &f) { return f.first == name; }))
