@@ -104,9 +104,9 @@ section=$work/section.md
   echo
   echo "Every function of every graph in \`../shared/graphs\`, planned at its"
   echo "static shapes by \`coreai-plan buffers\` (alignment 64; rules in"
-  echo "docs/LIVENESS.md). Sizes in bytes. *lower bound*: peak of live bytes,"
-  echo "each buffer padded to the alignment; a heap can end up to 63 bytes"
-  echo "below it. Times: parse of the whole file, then liveness + solve +"
+  echo "docs/LIVENESS.md). Sizes in bytes. *lower bound*: \`coreai::lowerBound\`"
+  echo "(peak of live bytes under the alignment; no heap can be smaller)."
+  echo "*(optimal)*: the solver proved the heap minimal. Times: parse of the whole file, then liveness + solve +"
   echo "verify + annotate of the function (with in-place reuse this includes a"
   echo "second plan without reuse, to measure the saving), and the wall time"
   echo "of the whole \`coreai-plan buffers\` process (all functions), for the"
