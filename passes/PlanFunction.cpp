@@ -118,7 +118,9 @@ FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
   SolveResult result = solve(problem, options);
   if (!result.plan)
     return func.emitError("internal error: the solver returned no plan for @")
-           << func.getSymName();
+           << func.getSymName()
+           << (result.internalError.empty() ? "" : ": ")
+           << result.internalError;
   if (std::optional<std::string> violation = verifyPlan(problem, *result.plan))
     return func.emitError("internal error: the plan of @")
            << func.getSymName() << " failed verification: " << *violation;
