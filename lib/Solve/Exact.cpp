@@ -19,13 +19,16 @@
 //   still to place in a section are pairwise live together and all go above
 //   max(section floor, last offset): if that plus their sizes exceeds the
 //   capacity, prune. A section's floor is also at least the lowest earliest
-//   offset of its unplaced buffers.
+//   offset of its unplaced buffers. Where anything changed, the sharper
+//   bound of one machine with release dates (each buffer no lower than its
+//   earliest offset) must fit too.
 // - Decomposition. When no unplaced buffer crosses a section boundary, the two
 //   sides no longer interact and are solved one after the other.
 //
-// Restarts with doubling node limits rotate through three static orderings
-// (as MiniMalloc does), since one ordering often finds in milliseconds what
-// another misses for minutes.
+// Restarts with doubling node limits rotate through five static orderings
+// (MiniMalloc rotates three), since one ordering often finds in milliseconds
+// what another misses for minutes. Only a run that ends below its node
+// limit counts as exhausted.
 //
 //===----------------------------------------------------------------------===//
 #include "Solvers.h"
