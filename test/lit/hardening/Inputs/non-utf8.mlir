@@ -1,0 +1,1 @@
+module {ÿþ func.func @f() { return } }
