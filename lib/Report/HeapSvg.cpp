@@ -41,16 +41,20 @@ public:
   int64_t timeSpan, addressSpan;
 };
 
+/// Labels sit at the right end (heap) or the left end (lower bound), so
+/// they stay readable when the two lines coincide.
 void writeHorizontalLine(llvm::raw_ostream &os, const Axes &axes,
                          int64_t address, llvm::StringRef cssClass,
-                         llvm::StringRef label) {
+                         llvm::StringRef label, bool labelAtRight) {
   double y = axes.y(address);
   os << llvm::formatv("<line class=\"{0}\" x1=\"{1:F1}\" y1=\"{2:F1}\" "
                       "x2=\"{3:F1}\" y2=\"{2:F1}\"/>\n",
                       cssClass, plotLeft, y, plotLeft + plotWidth);
   os << llvm::formatv("<text class=\"{0}-label\" x=\"{1:F1}\" y=\"{2:F1}\" "
-                      "text-anchor=\"end\">{3}</text>\n",
-                      cssClass, plotLeft + plotWidth - 4, y - 4,
+                      "text-anchor=\"{3}\">{4}</text>\n",
+                      cssClass,
+                      labelAtRight ? plotLeft + plotWidth - 4 : plotLeft + 4,
+                      y - 4, labelAtRight ? "end" : "start",
                       escapeXml(label));
 }
 
@@ -161,9 +165,11 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
   writeAxes(os, axes);
   writeBuffers(os, entry, axes);
   writeHorizontalLine(os, axes, entry.plan.heap, "heap-total",
-                      "heap " + humanBytes(entry.plan.heap));
+                      "heap " + humanBytes(entry.plan.heap),
+                      /*labelAtRight=*/true);
   writeHorizontalLine(os, axes, entry.plan.lowerBound, "lower-bound",
-                      "lower bound " + humanBytes(entry.plan.lowerBound));
+                      "lower bound " + humanBytes(entry.plan.lowerBound),
+                      /*labelAtRight=*/false);
   double peakX = axes.x(peak.time);
   os << llvm::formatv("<line class=\"peak\" x1=\"{0:F1}\" y1=\"{1}\" "
                       "x2=\"{0:F1}\" y2=\"{2}\"/>\n"

@@ -20,3 +20,12 @@ if os.path.isdir(os.path.join(config.shared_dir, "graphs")):
     config.available_features.add("shared-data")
 else:
     lit_config.note("shared data not found at %s: tests that need it are skipped" % config.shared_dir)
+
+# The browser test needs Debian's chromium (scripts/dev test installs it).
+import shutil
+chromium = shutil.which("chromium")
+if chromium:
+    config.available_features.add("chromium")
+    config.substitutions.append(("%chromium", chromium))
+else:
+    lit_config.note("chromium not found: the browser test is skipped (apt-get install chromium)")

@@ -8,6 +8,7 @@
 #include "TextTable.h"
 
 #include "coreai-plan/Manifest.h"
+#include "coreai-plan/Report.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,6 +37,77 @@ llvm::cl::opt<std::string>
               llvm::cl::desc("Write the manifest in the FlatBuffers encoding"),
               llvm::cl::value_desc("OUT.manifest"),
               llvm::cl::sub(inspectCommand));
+
+llvm::cl::opt<std::string>
+    svgOut("svg",
+           llvm::cl::desc("Draw one entry's heap (select it with --entry "
+                          "and --chunk) as an SVG picture"),
+           llvm::cl::value_desc("OUT.svg"), llvm::cl::sub(inspectCommand));
+llvm::cl::opt<std::string>
+    htmlOut("html",
+            llvm::cl::desc("Write an offline HTML page with every entry's "
+                           "heap picture and the heap against S"),
+            llvm::cl::value_desc("OUT.html"), llvm::cl::sub(inspectCommand));
+llvm::cl::opt<std::string> entryFilter("entry",
+                                       llvm::cl::desc("Entry point for --svg"),
+                                       llvm::cl::sub(inspectCommand));
+llvm::cl::opt<int64_t> chunkFilter("chunk",
+                                   llvm::cl::desc("Chunk size S for --svg"),
+                                   llvm::cl::init(-1),
+                                   llvm::cl::sub(inspectCommand));
+
+llvm::Error writeText(llvm::StringRef path, llvm::StringRef text) {
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
+}
+
+/// The one entry --entry/--chunk select; an error lists the choices when
+/// they select none or several.
+llvm::Expected<const ManifestEntry *> selectEntry(const Manifest &m) {
+  std::vector<const ManifestEntry *> matches;
+  std::string choices;
+  for (const ManifestEntry &entry : m.entries) {
+    choices += llvm::formatv(" {0}:{1}", entry.planned.entry,
+                             entry.planned.chunk);
+    if ((entryFilter.empty() || entry.planned.entry == entryFilter) &&
+        (chunkFilter < 0 || entry.planned.chunk == chunkFilter))
+      matches.push_back(&entry);
+  }
+  if (matches.size() == 1)
+    return matches.front();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("--svg needs exactly one entry; --entry/--chunk select "
+                    "{0} of:{1}",
+                    matches.size(), choices)
+          .str());
+}
+
+int writePictures(const Manifest &m) {
+  if (!svgOut.empty()) {
+    auto entry = selectEntry(m);
+    if (!entry)
+      return fail(InputError, entry.takeError());
+    if (llvm::Error error =
+            writeText(svgOut, renderHeapSvg((*entry)->planned)))
+      return fail(InputError, std::move(error));
+  }
+  if (!htmlOut.empty()) {
+    std::vector<PlannedEntry> entries;
+    for (const ManifestEntry &entry : m.entries)
+      entries.push_back(entry.planned);
+    std::string title = "coreai-plan: " +
+                        (m.inputs.empty() ? std::string("bundle")
+                                          : m.inputs.front().file) +
+                        " on " + m.target.name;
+    if (llvm::Error error =
+            writeText(htmlOut, renderBundleHtml(entries, title)))
+      return fail(InputError, std::move(error));
+  }
+  return Success;
+}
 
 std::string yesNo(bool value) { return value ? "yes" : "no"; }
 
@@ -91,15 +163,13 @@ int runInspect() {
   if (!manifest)
     return fail(InputError, manifest.takeError());
   if (!binaryOut.empty()) {
-    std::string bytes = writeManifestBinary(*manifest);
     if (llvm::Error error =
-            llvm::writeToOutput(binaryOut, [&](llvm::raw_ostream &os) {
-              os << bytes;
-              return llvm::Error::success();
-            }))
+            writeText(binaryOut, writeManifestBinary(*manifest)))
       return fail(InputError, std::move(error));
     return Success;
   }
+  if (!svgOut.empty() || !htmlOut.empty())
+    return writePictures(*manifest);
   if (asJson) {
     llvm::outs() << writeManifestJson(*manifest);
     return Success;
