@@ -65,21 +65,6 @@ int64_t countOverlaps(const BufferProblem &problem) {
   return pairs;
 }
 
-/// A bound no packing beats, for optimality claims. lowerBound() counts
-/// padded sizes, but the topmost buffer needs no padding, so with alignments
-/// above one a heap can end below it; then only the peak of the unpadded
-/// sizes is certain.
-int64_t provableBound(const BufferProblem &problem, int64_t paddedBound) {
-  bool aligned = std::all_of(problem.buffers.begin(), problem.buffers.end(),
-                             [](const Buffer &b) { return b.alignment == 1; });
-  if (aligned)
-    return paddedBound;
-  BufferProblem unpadded = problem;
-  for (Buffer &b : unpadded.buffers)
-    b.alignment = 1;
-  return lowerBound(unpadded);
-}
-
 struct Outcome {
   std::optional<Offsets> offsets;
   bool optimal = false;
@@ -171,8 +156,7 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
 
 SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   auto begin = Clock::now();
-  int64_t reportedBound = lowerBound(problem);
-  int64_t bound = provableBound(problem, reportedBound);
+  int64_t bound = lowerBound(problem);
   Outcome outcome;
   switch (options.algorithm) {
   case Algorithm::Naive:
@@ -200,7 +184,7 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   Plan plan;
   plan.offsets = std::move(*outcome.offsets);
   plan.heap = heapOf(problem, plan.offsets);
-  plan.lowerBound = reportedBound;
+  plan.lowerBound = bound;
   plan.optimal = outcome.optimal || plan.heap == bound;
   plan.algorithm = algorithmName(options.algorithm).str();
   plan.seconds =
