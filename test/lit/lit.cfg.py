@@ -29,3 +29,9 @@ if chromium:
     config.substitutions.append(("%chromium", chromium))
 else:
     lit_config.note("chromium not found: the browser test is skipped (apt-get install chromium)")
+
+# Sanitizer builds run 3-10x slower: searches with a time budget may not
+# finish there, so tests that need a search to succeed in time say
+# `UNSUPPORTED: sanitizer`.
+if getattr(config, "sanitized", False):
+    config.available_features.add("sanitizer")
