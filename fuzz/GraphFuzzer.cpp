@@ -6,18 +6,11 @@
 // wrong plan.
 //
 //===----------------------------------------------------------------------===//
+#include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Verify.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -29,12 +22,7 @@ using namespace coreai;
 static mlir::MLIRContext &context() {
   static mlir::MLIRContext *ctx = [] {
     mlir::DialectRegistry registry;
-    registry.insert<mlir::arith::ArithDialect,
-                    mlir::bufferization::BufferizationDialect,
-                    mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                    mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                    mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                    mlir::tosa::TosaDialect>();
+    coreai::registerInputDialects(registry);
     auto *c = new mlir::MLIRContext(registry,
                                     mlir::MLIRContext::Threading::DISABLED);
     c->loadAllAvailableDialects();

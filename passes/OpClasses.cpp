@@ -280,16 +280,12 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   return candidates;
 }
 
-namespace {
-/// The allocation or argument `value` is a view of.
 Value viewRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
 }
 
-/// Only a fresh allocation of the callee's own is known not to be (a view
-/// of) an argument; declarations are unknown.
 bool mayReturnArgument(func::FuncOp callee) {
   if (!callee || callee.isDeclaration())
     return true;
@@ -302,7 +298,6 @@ bool mayReturnArgument(func::FuncOp callee) {
   });
   return walk.wasInterrupted();
 }
-} // namespace
 
 bool mayRenameMemRefs(Operation *op) {
   if (llvm::none_of(op->getOperandTypes(), llvm::IsaPred<BaseMemRefType>))

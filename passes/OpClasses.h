@@ -9,6 +9,7 @@
 #ifndef COREAI_PLAN_PASSES_OPCLASSES_H
 #define COREAI_PLAN_PASSES_OPCLASSES_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
@@ -63,6 +64,14 @@ bool onlyFrees(mlir::Operation *op);
 /// neither an allocation nor a view. Liveness keeps such memory out of the
 /// heap, since its uses under the new name are not tracked.
 bool mayRenameMemRefs(mlir::Operation *op);
+
+/// The allocation or argument `value` is a view of (through view chains).
+mlir::Value viewRoot(mlir::Value value);
+
+/// Whether a memref `callee` returns may be (a view of) one of its
+/// arguments: only a fresh allocation of its own is known not to be;
+/// declarations are unknown.
+bool mayReturnArgument(mlir::func::FuncOp callee);
 
 } // namespace coreai
 

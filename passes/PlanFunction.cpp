@@ -179,4 +179,18 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   return entry;
 }
 
+int64_t sequenceLengthOf(mlir::func::FuncOp func) {
+  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>("coreai.seq_len"))
+    return seqLen.getInt();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "coreai.name");
+    auto type =
+        llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
+    if (name && name.getValue() == "input_ids" && type &&
+        type.getRank() == 2 && type.hasStaticShape())
+      return type.getDimSize(1);
+  }
+  return 0;
+}
+
 } // namespace coreai

@@ -7,6 +7,7 @@
 // stays a plain allocation and is reported. Rules in docs/ARENA.md.
 //
 //===----------------------------------------------------------------------===//
+#include "OpClasses.h"
 #include "coreai-plan/Passes/Passes.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Verify.h"
@@ -49,29 +50,6 @@ SmallVector<Value> aliasesOf(Value root) {
         if (view.getViewSource() == aliases[i])
           llvm::append_range(aliases, user->getResults());
   return aliases;
-}
-
-/// The value `value` is a view of (through any chain of views).
-Value rootOf(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
-/// Whether a memref `callee` returns may be (a view of) one of its
-/// arguments. Only a fresh allocation of its own is known not to be;
-/// declarations are unknown.
-bool mayReturnArgument(func::FuncOp callee) {
-  if (!callee || callee.isDeclaration())
-    return true;
-  WalkResult walk = callee.walk([](func::ReturnOp ret) {
-    for (Value value : ret.getOperands())
-      if (isa<BaseMemRefType>(value.getType()) &&
-          !rootOf(value).getDefiningOp<memref::AllocOp>())
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return walk.wasInterrupted();
 }
 
 /// Why `user`, an op using `alias` (the allocation or a view of it), could

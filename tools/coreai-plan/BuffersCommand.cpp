@@ -8,18 +8,11 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Diagnostics.h"
@@ -91,22 +84,6 @@ using Clock = std::chrono::steady_clock;
 double millisSince(Clock::time_point begin) {
   return std::chrono::duration<double, std::milli>(Clock::now() - begin)
       .count();
-}
-
-/// S of a function: its `coreai.seq_len`, else the second dim of its
-/// `input_ids` argument, else 0 (no sequence dimension).
-int64_t chunkOf(mlir::func::FuncOp func) {
-  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>("coreai.seq_len"))
-    return seqLen.getInt();
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "coreai.name");
-    auto type =
-        llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
-    if (name && name.getValue() == "input_ids" && type &&
-        type.getRank() == 2 && type.hasStaticShape())
-      return type.getDimSize(1);
-  }
-  return 0;
 }
 
 /// The functions to plan, in module order, or an error message.
@@ -206,12 +183,7 @@ int runBuffers() {
                 "--time-limit-ms and --max-heap must not be negative");
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::arith::ArithDialect,
-                  mlir::bufferization::BufferizationDialect,
-                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::tosa::TosaDialect>();
+  coreai::registerInputDialects(registry);
   mlir::MLIRContext context(registry);
   context.allowUnregisteredDialects();
   // Single-threaded: planning is sequential and threads only cost startup.
@@ -246,7 +218,7 @@ int runBuffers() {
   std::vector<Row> rows;
   int exitCode = Success;
   for (mlir::func::FuncOp func : *functions) {
-    options.chunk = chunkOf(func);
+    options.chunk = sequenceLengthOf(func);
     Clock::time_point begin = Clock::now();
     PlanFailure why = PlanFailure::BadInput;
     mlir::FailureOr<PlannedEntry> entry = planFunction(func, options, &why);

@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Passes/SpecializeShapes.h"
@@ -16,15 +17,7 @@
 #include "coreai-plan/Verify.h"
 #include "coreai-plan/Version.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -171,22 +164,6 @@ struct PlanJob {
   std::string plannedName;
 };
 
-/// S of a static function: its `coreai.seq_len`, else the second dim of the
-/// `input_ids` argument, else 0 (no sequence dimension).
-int64_t staticChunkOf(mlir::func::FuncOp func) {
-  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>("coreai.seq_len"))
-    return seqLen.getInt();
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "coreai.name");
-    auto type =
-        llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
-    if (name && name.getValue() == "input_ids" && type && type.getRank() == 2 &&
-        type.hasStaticShape())
-      return type.getDimSize(1);
-  }
-  return 0;
-}
-
 /// The public functions of `module`, or those of them named by --entry
 /// (which need not all be in this one module).
 std::vector<mlir::func::FuncOp> selectEntries(mlir::ModuleOp module,
@@ -260,7 +237,7 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
   std::vector<PlanJob> jobs;
   for (mlir::func::FuncOp func : entries) {
     if (!hasDynamicShapes(func)) {
-      int64_t chunk = staticChunkOf(func);
+      int64_t chunk = sequenceLengthOf(func);
       if (chunksGiven && chunk != 0 && !llvm::is_contained(chunks, chunk))
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
@@ -461,12 +438,7 @@ private:
 
 void registerDialects(mlir::MLIRContext &context) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::arith::ArithDialect,
-                  mlir::bufferization::BufferizationDialect,
-                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
-                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::tosa::TosaDialect>();
+  coreai::registerInputDialects(registry);
   context.appendDialectRegistry(registry);
   // Exported graphs are `torch.aten.*` ops in generic form.
   context.allowUnregisteredDialects();

@@ -73,6 +73,10 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
                                            const FunctionPlanOptions &options,
                                            PlanFailure *why = nullptr);
 
+/// The chunk size S of a static function: its `coreai.seq_len`, else the
+/// second dim of its `input_ids` argument, else 0 (no sequence dimension).
+int64_t sequenceLengthOf(mlir::func::FuncOp func);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_PASSES_PLANFUNCTION_H
