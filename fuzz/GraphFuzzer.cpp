@@ -35,7 +35,9 @@ static mlir::MLIRContext &context() {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer expects a NUL after the buffer, as files read through
+  // llvm::MemoryBuffer (what the tools use) have; std::string provides it.
+  std::string text(reinterpret_cast<const char *>(data), size);
   mlir::ParserConfig config(&context());
   mlir::OwningOpRef<mlir::ModuleOp> module =
       mlir::parseSourceString<mlir::ModuleOp>(text, config, "fuzz.mlir");
