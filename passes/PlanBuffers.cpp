@@ -21,7 +21,7 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     if (!parsed) {
       module.emitError("unknown algorithm '")
           << algorithm
-          << "' (naive, greedy-by-size, greedy-by-breadth, best-fit, best)";
+          << "' (" << algorithmList() << ")";
       return signalPassFailure();
     }
     if (alignment <= 0 || (alignment & (alignment - 1)) != 0) {

@@ -24,6 +24,8 @@ enum class Algorithm {
 const std::vector<Algorithm> &allAlgorithms();
 llvm::StringRef algorithmName(Algorithm algorithm);
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
+/// "naive, greedy-by-size, ..., best": for messages about a bad name.
+std::string algorithmList();
 
 struct SolveOptions {
   Algorithm algorithm = Algorithm::Best;

@@ -33,6 +33,13 @@ llvm::StringRef algorithmName(Algorithm algorithm) {
   llvm_unreachable("unknown algorithm");
 }
 
+std::string algorithmList() {
+  std::string list;
+  for (Algorithm algorithm : allAlgorithms())
+    list += (list.empty() ? "" : ", ") + algorithmName(algorithm).str();
+  return list;
+}
+
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name) {
   for (Algorithm algorithm : allAlgorithms())
     if (algorithmName(algorithm) == name)

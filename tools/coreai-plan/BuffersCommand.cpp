@@ -170,11 +170,9 @@ llvm::Error writeProblems(llvm::ArrayRef<Row> rows) {
 } // namespace
 
 int runBuffers() {
-  std::optional<Algorithm> algorithm = parseAlgorithm(algorithmOption);
+  auto algorithm = parseAlgorithmOption(algorithmOption);
   if (!algorithm)
-    return fail(InputError, "unknown --algorithm '" + algorithmOption +
-                                "' (naive, greedy-by-size, "
-                                "greedy-by-breadth, best-fit, best)");
+    return fail(InputError, algorithm.takeError());
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
     return fail(InputError, "--alignment must be a power of two, got " +
                                 llvm::Twine(alignment.getValue()));

@@ -7,6 +7,8 @@
 #ifndef COREAI_PLAN_TOOLS_COMMANDS_H
 #define COREAI_PLAN_TOOLS_COMMANDS_H
 
+#include "coreai-plan/Solve.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
@@ -39,6 +41,9 @@ extern llvm::cl::SubCommand checkHeapCommand;
 int runCheckHeap();
 extern llvm::cl::SubCommand explainCommand;
 int runExplain();
+
+/// The algorithm an --algorithm value names, or an error listing them.
+llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);
 
 /// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
 int fail(ExitCode code, const llvm::Twine &message);

@@ -542,11 +542,9 @@ int runPlan() {
   llvm::Expected<Bindings> bindings = parseBindings();
   if (!bindings)
     return fail(InputError, bindings.takeError());
-  auto algorithm = parseAlgorithm(algorithmOption);
+  auto algorithm = parseAlgorithmOption(algorithmOption);
   if (!algorithm)
-    return fail(InputError, "unknown --algorithm '" + algorithmOption +
-                                "' (naive, greedy-by-size, "
-                                "greedy-by-breadth, best-fit, best)");
+    return fail(InputError, algorithm.takeError());
   if (timeLimitMs < 0)
     return fail(InputError, "--time-limit-ms must not be negative");
   llvm::Expected<Target> target = loadTarget(

@@ -61,11 +61,9 @@ void printSummary(const BufferProblem &problem, const Plan &plan) {
 } // namespace
 
 int runSolve() {
-  auto algorithm = parseAlgorithm(algorithmOption);
+  auto algorithm = parseAlgorithmOption(algorithmOption);
   if (!algorithm)
-    return fail(InputError, "unknown --algorithm '" + algorithmOption +
-                                "' (naive, greedy-by-size, "
-                                "greedy-by-breadth, best-fit, best)");
+    return fail(InputError, algorithm.takeError());
   if (capacity < 0)
     return fail(InputError, "--capacity must not be negative");
   if (timeLimitMs < 0)
