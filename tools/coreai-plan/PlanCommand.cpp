@@ -85,6 +85,23 @@ cl::opt<int64_t> timeLimitMs("time-limit-ms",
                              cl::desc("Budget of the exact search per entry "
                                       "and chunk size"),
                              cl::init(1000), cl::sub(planCommand));
+// Reuse techniques are on where the target allows them; each can be
+// switched off to compare or to work around a runtime.
+cl::opt<bool> noInPlace("no-in-place",
+                        cl::desc("Give every result its own buffer even "
+                                 "where the target runs the op in place"),
+                        cl::sub(planCommand));
+cl::opt<bool> noOutputPlacement(
+    "no-output-placement",
+    cl::desc("Keep chains that end in a returned value in the heap"),
+    cl::sub(planCommand));
+cl::opt<bool> noStatePlacement(
+    "no-state-placement",
+    cl::desc("Do not write state updates into the state's own storage"),
+    cl::sub(planCommand));
+cl::opt<bool> noReorder("no-reorder",
+                        cl::desc("Keep the exported op order"),
+                        cl::sub(planCommand));
 
 /// A failure whose diagnostic was already printed, with its exit code.
 struct Failed {
@@ -554,8 +571,13 @@ int runPlan() {
 
   FunctionPlanOptions options;
   options.liveness.alignment = target->alignment;
-  options.liveness.inPlace = target->runsInPlace("elementwise");
+  options.liveness.inPlace = target->runsInPlace("elementwise") && !noInPlace;
   options.liveness.outputsInHeap = !target->outputsBoundBeforeCall;
+  options.liveness.outputPlacement =
+      target->outputsBoundBeforeCall && !noOutputPlacement;
+  options.liveness.statePlacement =
+      target->stateBoundBeforeCall && !noStatePlacement;
+  options.reorder = !noReorder;
   options.solve = {*algorithm, timeLimitMs};
   options.maxHeap = target->heapLimit;
 

@@ -26,6 +26,13 @@ struct LivenessOptions {
   bool inPlace = false;
   /// Put returned values in the scratch heap too (some runtimes want it).
   bool outputsInHeap = false;
+  /// A heap buffer whose in-place chain ends in a returned value lives in
+  /// that output's storage, which the runtime binds before the call.
+  bool outputPlacement = false;
+  /// A functional update of a `state` argument (index_put) whose old value
+  /// dies there and which is returned as that state's `state_update` writes
+  /// into the state's own storage.
+  bool statePlacement = false;
 };
 
 /// The buffers of one function and, per buffer, the values that live in it:
@@ -55,6 +62,9 @@ struct FunctionPlanOptions {
   /// Fail at the function's location when its heap exceeds this (0: none).
   int64_t maxHeap = 0;
   int64_t chunk = 0; ///< recorded in the PlannedEntry
+  /// Reorder the function's ops (a topological order of their data and
+  /// effect dependencies) when that lowers the heap.
+  bool reorder = false;
 };
 
 /// Why planFunction failed; the diagnostic itself went to the context.
