@@ -41,6 +41,16 @@ struct Group {
   Storage storage = Storage::Heap;
   /// In-place reuse wrote this group's root over that group's bytes.
   int64_t mergedInto = -1;
+  /// The function argument whose storage this is (its own group each).
+  int64_t argument = -1;
+  /// The result position whose storage holds this group's bytes: it is
+  /// returned as itself or through a reshape, at exactly one position.
+  int64_t output = -1;
+  /// Returned at several positions or through several values: no one
+  /// output storage holds it.
+  bool outputShared = false;
+  /// State placement put this group into that state argument's storage.
+  int64_t stateArgument = -1;
 };
 
 struct ValueInfo {
@@ -61,12 +71,20 @@ private:
   LogicalResult visitTopLevel(Operation *op, int64_t time);
   void recordUses(Operation *op, int64_t time);
   LogicalResult defineResults(Operation *op, int64_t time);
-  void markReturnedOutside(Operation *terminator);
+  void markReturned(Operation *terminator);
+  bool canOverwrite(Operation *op, unsigned operandIndex, int64_t time,
+                    unsigned target) const;
   void reuseInPlace(Operation *op, int64_t time);
+  void placeInState(Operation *op, int64_t time);
   FunctionBuffers buildProblem();
 
   unsigned newGroup(int64_t time, Storage storage, int64_t size = 0) {
-    groups.push_back({time, time + 1, size, storage, -1});
+    Group group;
+    group.start = time;
+    group.end = time + 1;
+    group.size = size;
+    group.storage = storage;
+    groups.push_back(group);
     return groups.size() - 1;
   }
   unsigned find(unsigned group) const {
@@ -86,6 +104,8 @@ private:
   /// Values with a group, in program order (roots before their views).
   std::vector<Value> defined;
   int64_t inPlaceSavedBytes = 0;
+  int64_t outputPlacedBytes = 0;
+  int64_t statePlacedBytes = 0;
 };
 
 LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
@@ -153,20 +173,55 @@ LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
   return success();
 }
 
-void LivenessBuilder::markReturnedOutside(Operation *terminator) {
-  if (options.outputsInHeap)
-    return;
-  for (Value returned : terminator->getOperands())
-    if (const ValueInfo *value = lookup(returned)) {
-      Group &group = groups[value->group];
-      if (group.storage == Storage::Heap)
-        group.storage = Storage::Outside;
-    }
+void LivenessBuilder::markReturned(Operation *terminator) {
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    const ValueInfo *value = lookup(returned.get());
+    if (!value)
+      continue;
+    Group &group = groups[value->group];
+    if (group.argument >= 0 || group.storage == Storage::Constant ||
+        group.storage == Storage::Undefined)
+      continue;
+    if (!options.outputsInHeap && group.storage == Storage::Heap)
+      group.storage = Storage::Outside;
+    // The output's storage holds the group's bytes in order only when the
+    // value is the group's root (or an in-place result over it) or a
+    // reshape of it; a slice or permutation is copied out by the runtime.
+    bool sameBytes = value->keepsLayout &&
+                     bytesOf(returned.get().getType()) == group.size;
+    if (!sameBytes || group.output >= 0)
+      group.outputShared = true;
+    else if (!group.outputShared)
+      group.output = returned.getOperandNumber();
+  }
+}
+
+/// Whether `op` may write its result over the group `target` that its
+/// operand `operandIndex` reads: nothing reads the group after this op and
+/// no other operand (nor anything in the op's regions) reads it here.
+bool LivenessBuilder::canOverwrite(Operation *op, unsigned operandIndex,
+                                   int64_t time, unsigned target) const {
+  Value operand = op->getOperand(operandIndex);
+  const ValueInfo *source = lookup(operand);
+  if (!source || !source->keepsLayout)
+    return false; // a slice or permutation would be overwritten out of order
+  if (groups[target].end != time + 1)
+    return false; // read later
+  bool sharedWithOtherOperand = false;
+  op->walk([&](Operation *nested) {
+    for (OpOperand &other : nested->getOpOperands())
+      if (nested != op || other.getOperandNumber() != operandIndex)
+        if (const ValueInfo *otherInfo = lookup(other.get()))
+          sharedWithOtherOperand |= find(otherInfo->group) == target;
+  });
+  return !sharedWithOtherOperand;
 }
 
 /// The result of an elementwise op takes over an operand's buffer when
 /// nothing reads that buffer after this op: the kernel reads element i
-/// before it writes element i, and no other reader remains.
+/// before it writes element i, and no other reader remains. With output
+/// placement, a returned result instead pulls the dying operand's buffer
+/// (the whole chain that built it) into its output's storage.
 void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
   llvm::SmallVector<unsigned, 2> candidates = inPlaceOperands(op);
   if (candidates.empty())
@@ -174,35 +229,78 @@ void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
   const ValueInfo *result = lookup(op->getResult(0));
   if (!result || result->isView)
     return;
-  Group &resultGroup = groups[result->group];
-  if (resultGroup.storage != Storage::Heap || resultGroup.size == 0)
+  unsigned resultIndex = result->group;
+  Group &resultGroup = groups[resultIndex];
+  bool intoHeap = resultGroup.storage == Storage::Heap;
+  bool intoOutput = options.outputPlacement &&
+                    resultGroup.storage == Storage::Outside &&
+                    resultGroup.output >= 0 && !resultGroup.outputShared &&
+                    resultGroup.stateArgument < 0;
+  if ((!intoHeap && !intoOutput) || resultGroup.size == 0)
     return;
 
   for (unsigned index : candidates) {
-    Value operand = op->getOperand(index);
-    const ValueInfo *source = lookup(operand);
-    if (!source || !source->keepsLayout)
-      continue; // a slice or permutation would be overwritten out of order
+    const ValueInfo *source = lookup(op->getOperand(index));
+    if (!source)
+      continue;
     unsigned target = find(source->group);
     Group &targetGroup = groups[target];
     if (targetGroup.storage != Storage::Heap ||
-        targetGroup.size != resultGroup.size || targetGroup.end != time + 1)
+        targetGroup.size != resultGroup.size ||
+        !canOverwrite(op, index, time, target))
       continue; // an argument, an output, another size, or read later
-    // Another operand reading the same bytes through a different value
-    // (a view, an earlier in-place result), or anything in the op's regions
-    // reading them (at any index), could see them overwritten.
-    bool sharedWithOtherOperand = false;
-    op->walk([&](Operation *nested) {
-      for (Value other : nested->getOperands())
-        if (nested != op || other != operand)
-          if (const ValueInfo *otherInfo = lookup(other))
-            sharedWithOtherOperand |= find(otherInfo->group) == target;
-    });
-    if (sharedWithOtherOperand)
+    if (intoHeap) {
+      resultGroup.mergedInto = target;
+      targetGroup.end = std::max(targetGroup.end, resultGroup.end);
+      inPlaceSavedBytes += resultGroup.size;
+    } else {
+      targetGroup.mergedInto = resultIndex;
+      resultGroup.start = std::min(resultGroup.start, targetGroup.start);
+      outputPlacedBytes += targetGroup.size;
+    }
+    return;
+  }
+}
+
+/// A functional update of a state argument (`index_put(state, ...)`, an
+/// elementwise op over it) returned as that state's `state_update` writes
+/// into the state's own storage when the old value dies at the update: the
+/// runtime binds the update to the same buffer, so it needs neither a heap
+/// buffer nor an output of its own.
+void LivenessBuilder::placeInState(Operation *op, int64_t time) {
+  if (op->getNumResults() != 1)
+    return;
+  const ValueInfo *result = lookup(op->getResult(0));
+  if (!result || result->isView)
+    return;
+  Group &resultGroup = groups[result->group];
+  if (resultGroup.output < 0 || resultGroup.outputShared ||
+      resultGroup.mergedInto >= 0)
+    return;
+  auto updated = func.getResultAttrOfType<StringAttr>(resultGroup.output,
+                                                      "coreai.name");
+  auto kind = func.getResultAttrOfType<StringAttr>(resultGroup.output,
+                                                   "coreai.kind");
+  if (!updated || !kind || kind.getValue() != "state_update")
+    return;
+  for (unsigned index : stateUpdateOperands(op)) {
+    auto state = dyn_cast<BlockArgument>(op->getOperand(index));
+    if (!state || state.getOwner() != &func.getBody().front())
       continue;
-    resultGroup.mergedInto = target;
-    targetGroup.end = std::max(targetGroup.end, resultGroup.end);
-    inPlaceSavedBytes += resultGroup.size;
+    unsigned argument = state.getArgNumber();
+    auto stateKind = func.getArgAttrOfType<StringAttr>(argument, "coreai.kind");
+    auto stateName = func.getArgAttrOfType<StringAttr>(argument, "coreai.name");
+    if (!stateKind || stateKind.getValue() != "state" || stateName != updated)
+      continue;
+    unsigned target = find(lookup(state)->group);
+    if (!canOverwrite(op, index, time, target))
+      continue;
+    if (resultGroup.storage == Storage::Heap)
+      resultGroup.storage = Storage::Outside; // outputs-in-heap: now none
+    resultGroup.stateArgument = argument;
+    resultGroup.output = -1;
+    groups[target].end = std::max(groups[target].end, resultGroup.end);
+    statePlacedBytes += resultGroup.size;
     return;
   }
 }
@@ -270,6 +368,19 @@ FunctionBuffers LivenessBuilder::buildProblem() {
     origin.location = locationString(root.getLoc());
   }
   out.inPlaceSavedBytes = inPlaceSavedBytes;
+  out.outputPlacedBytes = outputPlacedBytes;
+  out.statePlacedBytes = statePlacedBytes;
+  for (Value value : defined) {
+    const ValueInfo &valueInfo = info.find(value)->second;
+    const Group &group = groups[find(valueInfo.group)];
+    if (valueInfo.isView || group.storage != Storage::Outside)
+      continue;
+    if (group.stateArgument >= 0)
+      out.external.push_back({value, true, unsigned(group.stateArgument)});
+    else if (options.outputPlacement && group.output >= 0 &&
+             !group.outputShared)
+      out.external.push_back({value, false, unsigned(group.output)});
+  }
   return out;
 }
 
@@ -289,9 +400,12 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
               "control flow only)";
 
   Block &body = func.getBody().front();
-  unsigned arguments = newGroup(0, Storage::Outside);
-  for (BlockArgument argument : body.getArguments())
-    info.try_emplace(argument, ValueInfo{arguments, false, true});
+  // One group per argument: state placement needs to know when each dies.
+  for (BlockArgument argument : body.getArguments()) {
+    unsigned group = newGroup(0, Storage::Outside);
+    groups[group].argument = argument.getArgNumber();
+    info.try_emplace(argument, ValueInfo{group, false, true});
+  }
 
   std::vector<Operation *> order;
   for (Operation &op : body)
@@ -300,10 +414,15 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
     if (failed(visitTopLevel(order[time], time)))
       return failure();
   if (!order.empty() && order.back()->hasTrait<OpTrait::IsTerminator>())
-    markReturnedOutside(order.back());
-  if (options.inPlace)
-    for (size_t time = 0; time < order.size(); ++time)
+    markReturned(order.back());
+  // Program order: a chain's earlier links have merged by the time a later
+  // op asks whether its operand's buffer dies there.
+  for (size_t time = 0; time < order.size(); ++time) {
+    if (options.statePlacement)
+      placeInState(order[time], time);
+    if (options.inPlace)
       reuseInPlace(order[time], time);
+  }
   return buildProblem();
 }
 

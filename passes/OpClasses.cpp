@@ -214,25 +214,11 @@ FailureOr<int64_t> byteSize(Operation *op, Value value) {
     return op->emitError() << valueName(value) << " has element type "
                            << type.getElementType()
                            << " of unknown size: the planner cannot size it";
-  int64_t elements = 1;
-  for (int64_t dim : type.getShape())
-    if (llvm::MulOverflow(elements, dim, elements))
-      return op->emitError() << valueName(value) << " of type "
-                             << printed(type) << " is too large to plan";
-  // i1 takes a byte per element, like torch.bool; narrower types pack;
-  // wider ones take whole bytes each.
-  int64_t bytes;
-  bool overflow;
-  if (bits == 1)
-    bytes = elements, overflow = false;
-  else if (bits < 8)
-    overflow = llvm::MulOverflow(elements, bits, bytes), bytes = (bytes + 7) / 8;
-  else
-    overflow = llvm::MulOverflow(elements, (bits + 7) / 8, bytes);
-  if (overflow)
+  std::optional<int64_t> bytes = bytesOf(type);
+  if (!bytes)
     return op->emitError() << valueName(value) << " of type " << printed(type)
                            << " is too large to plan";
-  return bytes;
+  return *bytes;
 }
 
 llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
@@ -278,6 +264,43 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
       atenElementwise().contains(op->getName().getStringRef()))
     sameTypeOperands();
   return candidates;
+}
+
+llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
+  static const llvm::StringSet<> replacesElementsOfSelf = {
+      "torch.aten.index_put", "torch.aten.index_copy",
+      "torch.aten.slice_scatter", "torch.aten.select_scatter",
+      "torch.aten.scatter"};
+  if (op->getNumResults() == 1 && op->getNumOperands() > 0 &&
+      replacesElementsOfSelf.contains(op->getName().getStringRef()) &&
+      op->getOperand(0).getType() == op->getResult(0).getType())
+    return {0};
+  return inPlaceOperands(op);
+}
+
+// i1 takes a byte per element, like torch.bool; narrower types pack;
+// wider ones take whole bytes each.
+std::optional<int64_t> bytesOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  int64_t bits = elementBits(shaped.getElementType());
+  if (bits <= 0)
+    return std::nullopt;
+  int64_t elements = 1;
+  for (int64_t dim : shaped.getShape())
+    if (llvm::MulOverflow(elements, dim, elements))
+      return std::nullopt;
+  int64_t bytes;
+  if (bits == 1)
+    return elements;
+  if (bits < 8)
+    return llvm::MulOverflow(elements, bits, bytes)
+               ? std::nullopt
+               : std::optional<int64_t>((bytes + 7) / 8);
+  if (llvm::MulOverflow(elements, (bits + 7) / 8, bytes))
+    return std::nullopt;
+  return bytes;
 }
 
 Value viewRoot(Value value) {

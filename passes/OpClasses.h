@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace coreai {
 
 /// How the memory of one op result is provided.
@@ -53,6 +55,17 @@ mlir::FailureOr<int64_t> byteSize(mlir::Operation *op, mlir::Value value);
 /// result may be written over such an operand's buffer once nothing else
 /// reads it. Empty for anything else.
 llvm::SmallVector<unsigned, 2> inPlaceOperands(mlir::Operation *op);
+
+/// Operands of `op` whose storage its single result may take over when
+/// the operand dies there: the in-place operands above, and operand 0 of
+/// the ATen ops that return it with some elements replaced (`index_put`,
+/// `index_copy`, the `*_scatter` ops), which run in place by writing only
+/// the replaced elements.
+llvm::SmallVector<unsigned, 2> stateUpdateOperands(mlir::Operation *op);
+
+/// Bytes of a statically shaped tensor or memref type, or std::nullopt
+/// (dynamic, unknown element size, overflow). Quiet: byteSize reports.
+std::optional<int64_t> bytesOf(mlir::Type type);
 
 /// Operands that only free memory (memref.dealloc): not uses.
 bool onlyFrees(mlir::Operation *op);

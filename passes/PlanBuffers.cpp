@@ -37,6 +37,9 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     options.liveness.alignment = alignment;
     options.liveness.inPlace = inPlace;
     options.liveness.outputsInHeap = outputsInHeap;
+    options.liveness.outputPlacement = outputPlacement;
+    options.liveness.statePlacement = statePlacement;
+    options.reorder = reorder;
     options.solve.algorithm = *parsed;
     options.solve.timeLimitMs = timeLimitMs;
     options.maxHeap = maxHeap;

@@ -18,6 +18,8 @@ constexpr llvm::StringLiteral offsetsAttr = "coreai.offsets";
 constexpr llvm::StringLiteral sizesAttr = "coreai.sizes";
 constexpr llvm::StringLiteral inPlaceAttr = "coreai.in_place";
 constexpr llvm::StringLiteral planAttr = "coreai.plan";
+constexpr llvm::StringLiteral outputAttr = "coreai.output";
+constexpr llvm::StringLiteral stateAttr = "coreai.state";
 
 /// An annotation on a result that does not own heap bytes: the bytes of a
 /// zero-element tensor (0), or -1 (a view, an argument, an output, a
@@ -45,50 +47,77 @@ void clearAnnotations(func::FuncOp func) {
     op->removeAttr(offsetsAttr);
     op->removeAttr(sizesAttr);
     op->removeAttr(inPlaceAttr);
+    op->removeAttr(outputAttr);
+    op->removeAttr(stateAttr);
   });
 }
 
 /// `coreai.offsets` / `coreai.sizes` (one entry per result) on every op
 /// with a result owning heap bytes, `coreai.in_place` (the operand each
-/// result was written over, or -1) on ops that reuse an operand.
+/// result was written over, or -1) on ops that reuse an operand, and
+/// `coreai.output` / `coreai.state` (the output position or state argument
+/// whose storage holds each result, or -1) on ops placed there.
 void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
   struct Annotation {
-    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace;
-    bool anyInPlace = false;
+    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace, output, state;
+    bool anyHeap = false, anyInPlace = false, anyOutput = false,
+         anyState = false;
   };
   llvm::DenseMap<Operation *, Annotation> annotations;
   std::vector<Operation *> order; // first-annotated order: deterministic
+  auto annotationOf = [&](OpResult result) -> Annotation & {
+    Operation *op = result.getOwner();
+    auto [it, inserted] = annotations.try_emplace(op);
+    if (inserted) {
+      order.push_back(op);
+      for (Value other : op->getResults()) {
+        it->second.offsets.push_back(-1);
+        it->second.sizes.push_back(unplannedSize(other));
+        it->second.inPlace.push_back(-1);
+        it->second.output.push_back(-1);
+        it->second.state.push_back(-1);
+      }
+    }
+    return it->second;
+  };
   for (size_t b = 0; b < buffers.values.size(); ++b) {
     for (unsigned owner = 0; owner < buffers.owners[b]; ++owner) {
       auto result = cast<OpResult>(buffers.values[b][owner]);
-      Operation *op = result.getOwner();
-      auto [it, inserted] = annotations.try_emplace(op);
-      Annotation &annotation = it->second;
-      if (inserted) {
-        order.push_back(op);
-        for (Value other : op->getResults()) {
-          annotation.offsets.push_back(-1);
-          annotation.sizes.push_back(unplannedSize(other));
-          annotation.inPlace.push_back(-1);
-        }
-      }
+      Annotation &annotation = annotationOf(result);
       unsigned i = result.getResultNumber();
+      annotation.anyHeap = true;
       annotation.offsets[i] = plan.offsets[b];
       annotation.sizes[i] = buffers.problem.buffers[b].size;
       if (owner > 0) {
-        annotation.inPlace[i] = inPlaceOperand(op, buffers, b);
+        annotation.inPlace[i] = inPlaceOperand(result.getOwner(), buffers, b);
         annotation.anyInPlace = true;
       }
     }
   }
+  for (const FunctionBuffers::External &placed : buffers.external) {
+    auto result = dyn_cast<OpResult>(placed.value);
+    if (!result)
+      continue;
+    Annotation &annotation = annotationOf(result);
+    unsigned i = result.getResultNumber();
+    (placed.inState ? annotation.state : annotation.output)[i] = placed.index;
+    (placed.inState ? annotation.anyState : annotation.anyOutput) = true;
+  }
   for (Operation *op : order) {
     const Annotation &annotation = annotations.find(op)->second;
     Builder builder(op->getContext());
-    op->setAttr(offsetsAttr, builder.getDenseI64ArrayAttr(annotation.offsets));
-    op->setAttr(sizesAttr, builder.getDenseI64ArrayAttr(annotation.sizes));
+    if (annotation.anyHeap) {
+      op->setAttr(offsetsAttr,
+                  builder.getDenseI64ArrayAttr(annotation.offsets));
+      op->setAttr(sizesAttr, builder.getDenseI64ArrayAttr(annotation.sizes));
+    }
     if (annotation.anyInPlace)
       op->setAttr(inPlaceAttr,
                   builder.getDenseI64ArrayAttr(annotation.inPlace));
+    if (annotation.anyOutput)
+      op->setAttr(outputAttr, builder.getDenseI64ArrayAttr(annotation.output));
+    if (annotation.anyState)
+      op->setAttr(stateAttr, builder.getDenseI64ArrayAttr(annotation.state));
   }
 }
 
@@ -151,10 +180,13 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
-  if (options.liveness.inPlace) {
+  bool reuse = options.liveness.inPlace || options.liveness.statePlacement;
+  if (reuse) {
     // The saving is measured, not estimated: plan again without reuse.
     LivenessOptions without = options.liveness;
     without.inPlace = false;
+    without.outputPlacement = false;
+    without.statePlacement = false;
     FailureOr<FunctionBuffers> plain = computeBuffers(func, without);
     if (failed(plain))
       return fail(PlanFailure::Internal);
@@ -168,7 +200,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.origins = std::move(buffers->origins);
   entry.plan = std::move(*plan);
 
-  annotateFunction(func, entry, options.liveness.inPlace);
+  annotateFunction(func, entry, reuse);
 
   if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
     func.emitError("heap of @")

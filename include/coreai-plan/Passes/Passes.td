@@ -21,6 +21,15 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
            "Let elementwise ops write into an operand that dies there">,
     Option<"outputsInHeap", "outputs-in-heap", "bool", "false",
            "Plan returned values in the heap too (live to the return)">,
+    Option<"outputPlacement", "output-placement", "bool", "false",
+           "With in-place: an in-place chain ending in a returned value "
+           "lives in that output's storage">,
+    Option<"statePlacement", "state-placement", "bool", "false",
+           "A state update returned as its state's state_update writes into "
+           "the state argument's storage when the old value dies there">,
+    Option<"reorder", "reorder", "bool", "false",
+           "Reorder ops (keeping data and effect order) when that lowers "
+           "the heap">,
     Option<"maxHeap", "max-heap", "int64_t", "0",
            "Fail when a function's heap exceeds N bytes (0: no limit)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",

@@ -48,6 +48,19 @@ struct FunctionBuffers {
   /// instead of a buffer of their own (0 without the option). The heap
   /// saving is smaller or equal; planFunction measures it.
   int64_t inPlaceSavedBytes = 0;
+  /// Values (owners, not views) whose bytes live in storage the runtime
+  /// binds: an output (`index` = result position) or a state argument
+  /// (`index` = argument number). Only placements the options made.
+  struct External {
+    mlir::Value value;
+    bool inState;
+    unsigned index;
+  };
+  std::vector<External> external;
+  /// Bytes of heap buffers output placement moved into outputs' storage,
+  /// and bytes of state updates written into their state's storage.
+  int64_t outputPlacedBytes = 0;
+  int64_t statePlacedBytes = 0;
 };
 
 /// Emits a diagnostic at the offending op and fails on input it cannot size
