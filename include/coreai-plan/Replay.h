@@ -1,0 +1,74 @@
+//===- Replay.h - Replaying a planned function on a shadow heap -*- C++ -*-===//
+//
+// The interval verifier (Verify.h) trusts the live ranges it is given. With
+// reuse (a result written over its operand, a chain placed in an output, a
+// state update written into the state) the ranges are no longer the whole
+// story, so a plan is also replayed: the function's steps run in their
+// planned order against a shadow of every storage that records which value
+// last wrote each byte. A step that reads a value whose bytes another value
+// has overwritten since, or that writes outside its storage, fails the
+// replay. No MLIR here: passes/VerifyReplay.cpp builds the program from an
+// annotated function.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_REPLAY_H
+#define COREAI_PLAN_REPLAY_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coreai::replay {
+
+/// A contiguous memory the function's values live in: the scratch heap, an
+/// argument's buffer, an output's buffer.
+struct Storage {
+  std::string name; ///< for messages: "heap", "argument 506 (key_cache_0)"
+  int64_t size = 0;
+  /// Steps may write into it (the heap, outputs, state arguments); writing
+  /// a weight or an input is an error.
+  bool writable = true;
+};
+
+/// Where a value's bytes are.
+struct Location {
+  unsigned storage = 0;
+  int64_t offset = 0;
+  int64_t size = 0;
+};
+
+struct Value {
+  std::string name; ///< SSA name, for messages
+  Location location;
+  /// The value whose write produced these bytes: the value itself when it
+  /// owns them, its source's writer when it is a view.
+  unsigned writer = 0;
+};
+
+/// One op in the planned order: it reads its operands, then writes its
+/// results (so a result may be written over an operand it read).
+struct Step {
+  std::string op;       ///< op name, for messages
+  std::string location; ///< source location, for messages
+  std::vector<unsigned> reads;
+  std::vector<unsigned> writes;
+};
+
+struct Program {
+  std::vector<Storage> storages;
+  std::vector<Value> values;
+  /// Values that hold their bytes when the function starts (arguments).
+  std::vector<unsigned> initial;
+  std::vector<Step> steps;
+};
+
+/// Runs `program` on a shadow of its storages. Returns a description of
+/// the first violation (step, op, value, storage and bytes), or
+/// std::nullopt when every read finds the bytes its writer left and every
+/// write stays inside a writable storage.
+std::optional<std::string> replay(const Program &program);
+
+} // namespace coreai::replay
+
+#endif // COREAI_PLAN_REPLAY_H

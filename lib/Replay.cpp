@@ -1,0 +1,173 @@
+//===- Replay.cpp - Replaying a planned function on a shadow heap ---------===//
+#include "coreai-plan/Replay.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+
+namespace coreai::replay {
+namespace {
+
+constexpr int64_t unwritten = -1;
+
+/// Which value last wrote each byte of one storage, as runs of bytes with
+/// the same writer: a map from a run's first byte to its end and writer.
+class Shadow {
+public:
+  explicit Shadow(int64_t size) {
+    if (size > 0)
+      runs[0] = {size, unwritten};
+  }
+
+  void write(int64_t begin, int64_t end, int64_t writer) {
+    split(begin);
+    split(end);
+    runs.erase(runs.lower_bound(begin), runs.lower_bound(end));
+    runs[begin] = {end, writer};
+  }
+
+  /// The first run in [begin, end) not written by `writer`, as (first
+  /// byte, end, its writer).
+  std::optional<std::tuple<int64_t, int64_t, int64_t>>
+  firstForeign(int64_t begin, int64_t end, int64_t writer) const {
+    auto it = runs.upper_bound(begin);
+    if (it != runs.begin())
+      --it;
+    for (; it != runs.end() && it->first < end; ++it)
+      if (it->second.writer != writer)
+        return std::make_tuple(std::max(it->first, begin),
+                               std::min(it->second.end, end),
+                               it->second.writer);
+    return std::nullopt;
+  }
+
+private:
+  struct Run {
+    int64_t end;
+    int64_t writer;
+  };
+
+  /// Makes `at` the first byte of a run (no-op at a boundary or past the end).
+  void split(int64_t at) {
+    auto it = runs.upper_bound(at);
+    if (it == runs.begin())
+      return;
+    --it;
+    if (it->first == at || it->second.end <= at)
+      return;
+    Run tail = it->second;
+    it->second.end = at;
+    runs[at] = tail;
+  }
+
+  std::map<int64_t, Run> runs;
+};
+
+class Replayer {
+public:
+  explicit Replayer(const Program &program) : program(program) {
+    for (const Storage &storage : program.storages)
+      shadows.emplace_back(storage.size);
+    writtenAt.assign(program.values.size(), -1);
+  }
+
+  std::optional<std::string> run() {
+    for (unsigned value : program.initial)
+      if (auto error = write(value, -1))
+        return error;
+    for (size_t s = 0; s < program.steps.size(); ++s) {
+      const Step &step = program.steps[s];
+      for (unsigned value : step.reads)
+        if (auto error = read(value, s))
+          return error;
+      for (unsigned value : step.writes)
+        if (auto error = write(value, s))
+          return error;
+    }
+    return std::nullopt;
+  }
+
+private:
+  std::string describeStep(int64_t s) const {
+    if (s < 0)
+      return "function entry";
+    const Step &step = program.steps[s];
+    return llvm::formatv("step {0} ('{1}' at {2})", s, step.op, step.location)
+        .str();
+  }
+
+  std::string describe(const Location &at) const {
+    return llvm::formatv("{0} bytes [{1}, {2})",
+                         program.storages[at.storage].name, at.offset,
+                         at.offset + at.size)
+        .str();
+  }
+
+  std::optional<std::string> write(unsigned v, int64_t s) {
+    const Value &value = program.values[v];
+    const Location &at = value.location;
+    if (at.size == 0)
+      return std::nullopt;
+    const Storage &storage = program.storages[at.storage];
+    if (at.offset < 0 || at.size < 0 || at.offset > storage.size - at.size)
+      return llvm::formatv("{0} writes {1} at {2}, outside {3} of {4} bytes",
+                           describeStep(s), value.name, describe(at),
+                           storage.name, storage.size)
+          .str();
+    if (s >= 0 && !storage.writable)
+      return llvm::formatv("{0} writes {1} into {2}, which the caller does "
+                           "not let the function change",
+                           describeStep(s), value.name, storage.name)
+          .str();
+    shadows[at.storage].write(at.offset, at.offset + at.size, v);
+    writtenAt[v] = s;
+    return std::nullopt;
+  }
+
+  std::optional<std::string> read(unsigned v, int64_t s) const {
+    const Value &value = program.values[v];
+    const Location &at = value.location;
+    if (at.size == 0)
+      return std::nullopt;
+    auto foreign =
+        shadows[at.storage].firstForeign(at.offset, at.offset + at.size,
+                                         value.writer);
+    if (!foreign)
+      return std::nullopt;
+    auto [begin, end, writer] = *foreign;
+    std::string what =
+        writer == unwritten
+            ? std::string("were never written")
+            : llvm::formatv("hold {0}, written at {1}",
+                            program.values[writer].name,
+                            describeStep(writtenAt[writer]))
+                  .str();
+    return llvm::formatv("{0} reads {1} ({2}), but bytes [{3}, {4}) {5}",
+                         describeStep(s), value.name, describe(at), begin, end,
+                         what)
+        .str();
+  }
+
+  const Program &program;
+  std::vector<Shadow> shadows;
+  std::vector<int64_t> writtenAt;
+};
+
+} // namespace
+
+std::optional<std::string> replay(const Program &program) {
+  for (const Value &value : program.values)
+    if (value.location.storage >= program.storages.size() ||
+        value.writer >= program.values.size())
+      return "malformed replay program: " + value.name +
+             " names a storage or writer that does not exist";
+  for (const Step &step : program.steps)
+    for (const std::vector<unsigned> *list : {&step.reads, &step.writes})
+      for (unsigned v : *list)
+        if (v >= program.values.size())
+          return "malformed replay program: step '" + step.op +
+                 "' names a value that does not exist";
+  return Replayer(program).run();
+}
+
+} // namespace coreai::replay

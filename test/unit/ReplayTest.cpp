@@ -1,0 +1,121 @@
+//===- ReplayTest.cpp - The shadow-heap replay catches clobbered reads ----===//
+#include "coreai-plan/Replay.h"
+
+#include <catch2/catch.hpp>
+
+using namespace coreai::replay;
+
+namespace {
+
+/// A heap of 64 bytes and one read-only argument of 16 bytes (value 0).
+struct Builder {
+  Program program;
+
+  Builder() {
+    program.storages = {{"heap", 64, true}, {"argument 0 (w)", 16, false}};
+    add("%arg0", 1, 0, 16);
+    program.initial = {0};
+  }
+
+  /// An owner value at [offset, offset + size) of `storage`.
+  unsigned add(std::string name, unsigned storage, int64_t offset,
+               int64_t size) {
+    unsigned id = program.values.size();
+    program.values.push_back({std::move(name), {storage, offset, size}, id});
+    return id;
+  }
+  /// A view of `source`: same bytes, same writer.
+  unsigned view(std::string name, unsigned source) {
+    Value copy = program.values[source];
+    copy.name = std::move(name);
+    program.values.push_back(copy);
+    return program.values.size() - 1;
+  }
+  void step(std::string op, std::vector<unsigned> reads,
+            std::vector<unsigned> writes) {
+    program.steps.push_back(
+        {std::move(op), "f.py:1:1", std::move(reads), std::move(writes)});
+  }
+  std::string error() const {
+    auto error = replay(program);
+    return error ? *error : std::string();
+  }
+};
+
+} // namespace
+
+TEST_CASE("an in-place chain reads each value before the next overwrites it",
+          "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 16);
+  unsigned y = b.add("%1", 0, 0, 16); // written over %0
+  unsigned z = b.add("%2", 0, 16, 16);
+  b.step("neg", {0}, {x});
+  b.step("tanh", {x}, {y});
+  b.step("mul", {y, 0}, {z});
+  CHECK(b.error().empty());
+}
+
+TEST_CASE("a read of a value overwritten since fails and names the writer",
+          "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 16);
+  unsigned y = b.add("%1", 0, 8, 16); // overlaps the upper half of %0
+  b.step("neg", {0}, {x});
+  b.step("tanh", {0}, {y});
+  b.step("add", {x}, {});
+  std::string error = b.error();
+  CHECK_THAT(error, Catch::Contains("step 2 ('add' at f.py:1:1) reads %0"));
+  CHECK_THAT(error, Catch::Contains("bytes [8, 16) hold %1, written at "
+                                    "step 1 ('tanh'"));
+}
+
+TEST_CASE("a view reads the bytes its source's writer left", "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 16);
+  unsigned v = b.view("%v", x);
+  unsigned y = b.add("%1", 0, 0, 16);
+  b.step("neg", {0}, {x});
+  b.step("use", {v}, {});
+  CHECK(b.error().empty());
+  b.step("tanh", {x}, {y});
+  b.step("use", {v}, {});
+  CHECK_THAT(b.error(), Catch::Contains("step 3 ('use' at f.py:1:1) reads %v"));
+}
+
+TEST_CASE("reading bytes nothing wrote fails", "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 32, 16);
+  b.step("use", {x}, {});
+  CHECK_THAT(b.error(), Catch::Contains("bytes [32, 48) were never written"));
+}
+
+TEST_CASE("a write outside its storage fails", "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 56, 16);
+  b.step("neg", {0}, {x});
+  CHECK_THAT(b.error(),
+             Catch::Contains("writes %0 at heap bytes [56, 72), outside heap "
+                             "of 64 bytes"));
+  Builder negative;
+  unsigned y = negative.add("%0", 0, -8, 8);
+  negative.step("neg", {0}, {y});
+  CHECK_THAT(negative.error(), Catch::Contains("outside heap"));
+}
+
+TEST_CASE("a write into a read-only argument fails", "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 1, 0, 16);
+  b.step("index_put", {0}, {x});
+  CHECK_THAT(b.error(),
+             Catch::Contains("writes %0 into argument 0 (w), which the caller "
+                             "does not let the function change"));
+  b.program.storages[1].writable = true; // a state argument
+  CHECK(b.error().empty());
+}
+
+TEST_CASE("a malformed program is reported, not replayed", "[replay]") {
+  Builder b;
+  b.step("use", {7}, {});
+  CHECK_THAT(b.error(), Catch::Contains("malformed replay program"));
+}
