@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "OpClasses.h"
+#include "Printing.h"
 
 #include "coreai-plan/Passes/PlanFunction.h"
 
@@ -303,17 +304,6 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time) {
     statePlacedBytes += resultGroup.size;
     return;
   }
-}
-
-std::string locationString(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(loc))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    loc.print(os);
-  return text;
 }
 
 FunctionBuffers LivenessBuilder::buildProblem() {

@@ -1,6 +1,7 @@
 //===- PlanFunction.cpp - Solve, verify and annotate one function ---------===//
 #include "coreai-plan/Passes/PlanFunction.h"
 
+#include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Verify.h"
 
 #include "mlir/IR/Builders.h"
@@ -201,6 +202,13 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.plan = std::move(*plan);
 
   annotateFunction(func, entry, reuse);
+  // The interval verifier trusted the live ranges; the replay checks them
+  // (and every reuse decision) from the annotations alone.
+  if (failed(verifyReplay(func))) {
+    func.emitError("internal error: the plan of @")
+        << func.getSymName() << " is unsound (replay above)";
+    return fail(PlanFailure::Internal);
+  }
 
   if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
     func.emitError("heap of @")

@@ -37,6 +37,20 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
+  let summary = "Replay every planned function on a shadow heap";
+  let description = [{
+    Reads each planned function's plan back from its annotations
+    (`coreai.plan`, `coreai.offsets`, `coreai.output`, `coreai.state`) and
+    runs its ops in order against a shadow of the heap, the arguments and
+    the outputs that records which value last wrote each byte. Fails at the
+    function naming the op, the value and the bytes when an op reads a value
+    another has overwritten, reads bytes nothing wrote, or writes outside
+    its storage or into a weight or input. Functions without `coreai.plan`
+    are skipped; a module with none is an error.
+  }];
+}
+
 def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
   let summary = "Place planned memref.alloc buffers in one arena (memref.view)";
   let description = [{
