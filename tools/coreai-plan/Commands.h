@@ -41,6 +41,8 @@ extern llvm::cl::SubCommand checkHeapCommand;
 int runCheckHeap();
 extern llvm::cl::SubCommand explainCommand;
 int runExplain();
+extern llvm::cl::SubCommand fitCommand;
+int runFit();
 
 /// The algorithm an --algorithm value names, or an error listing them.
 llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);

@@ -39,6 +39,7 @@ int main(int argc, char **argv) {
       {solveCommand, runSolve},         {buffersCommand, runBuffers},
       {planCommand, runPlan},           {inspectCommand, runInspect},
       {checkHeapCommand, runCheckHeap}, {explainCommand, runExplain},
+      {fitCommand, runFit},
   };
   // libLLVM registers hundreds of codegen options; users only need ours.
   for (auto &[name, option] :

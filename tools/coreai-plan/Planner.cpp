@@ -1,0 +1,479 @@
+//===- Planner.cpp - Planning a bundle for the CLI's subcommands ----------===//
+#include "Planner.h"
+
+#include "coreai-plan/Passes/Dialects.h"
+#include "coreai-plan/Verify.h"
+#include "coreai-plan/Version.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <chrono>
+#include <map>
+
+namespace coreai::cli {
+
+char PlanError::ID = 0;
+
+llvm::Error planError(ExitCode code, const llvm::Twine &message) {
+  return llvm::make_error<PlanError>(code, message.str());
+}
+
+int reportError(llvm::Error error) {
+  int code = InputError;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const PlanError &e) {
+        code = e.code;
+        if (!e.message.empty())
+          fail(e.code, e.message);
+      },
+      [&](const llvm::ErrorInfoBase &e) {
+        code = InputError;
+        fail(InputError, e.message());
+      });
+  return code;
+}
+
+PlanObserver::~PlanObserver() = default;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<std::vector<int64_t>> parseChunkList(llvm::StringRef text) {
+  auto bad = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "bad --chunks '" + text + "': " + why);
+  };
+  if (text.trim().empty())
+    return bad("the list is empty");
+  llvm::SmallVector<llvm::StringRef> items;
+  text.split(items, ',');
+  std::set<int64_t> chunks;
+  for (llvm::StringRef item : items) {
+    int64_t value;
+    if (item.trim().getAsInteger(10, value))
+      return bad("'" + item.trim() + "' is not an integer");
+    if (value <= 0)
+      return bad("chunk sizes must be positive, got " + llvm::Twine(value));
+    chunks.insert(value);
+  }
+  return std::vector<int64_t>(chunks.begin(), chunks.end());
+}
+
+llvm::Expected<Bindings> parseBindings(llvm::ArrayRef<std::string> items) {
+  Bindings bindings;
+  for (const std::string &item : items) {
+    auto [name, value] = llvm::StringRef(item).split('=');
+    name = name.trim();
+    value = value.trim();
+    int64_t number;
+    bool isChunk = value == "S";
+    if (name.empty() || (!isChunk && value.getAsInteger(10, number)))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "bad --bind '" + item +
+                                         "': expected SYMBOL=S or "
+                                         "SYMBOL=INTEGER");
+    if (isChunk) {
+      if (!bindings.chunkSymbol.empty() && bindings.chunkSymbol != name)
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       "--bind names two chunk symbols, '" +
+                                           bindings.chunkSymbol + "' and '" +
+                                           name + "'");
+      bindings.chunkSymbol = name.str();
+    } else {
+      bindings.fixed[name.str()] = number;
+    }
+  }
+  return bindings;
+}
+
+FunctionPlanOptions planOptionsFor(const Target &target,
+                                   const ReuseSwitches &reuse,
+                                   const SolveOptions &solve) {
+  FunctionPlanOptions options;
+  options.liveness.alignment = target.alignment;
+  options.liveness.inPlace =
+      target.runsInPlace("elementwise") && !reuse.noInPlace;
+  options.liveness.outputsInHeap = !target.outputsBoundBeforeCall;
+  options.liveness.outputPlacement =
+      target.outputsBoundBeforeCall && !reuse.noOutputPlacement;
+  options.liveness.statePlacement =
+      target.stateBoundBeforeCall && !reuse.noStatePlacement;
+  options.reorder = !reuse.noReorder;
+  options.solve = solve;
+  options.maxHeap = target.heapLimit;
+  return options;
+}
+
+std::string plannedModelName(llvm::StringRef input) {
+  llvm::StringRef file = llvm::sys::path::filename(input);
+  llvm::StringRef stem = file.ends_with(".mlir") ? file.drop_back(5) : file;
+  return (stem + ".planned.mlir").str();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points and chunk sizes
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::Error inputError(const llvm::Twine &message) {
+  return planError(InputError, message);
+}
+
+/// The public functions of `module`, or those of them named by --entry
+/// (which need not all be in this one module).
+std::vector<mlir::func::FuncOp>
+selectEntries(mlir::ModuleOp module, llvm::ArrayRef<std::string> entryNames,
+              std::set<std::string> &found) {
+  std::vector<mlir::func::FuncOp> selected;
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    bool named = llvm::any_of(entryNames, [&](const std::string &name) {
+      return llvm::StringRef(name).ltrim('@') == func.getSymName();
+    });
+    if (!entryNames.empty() && !named)
+      continue;
+    found.insert(func.getSymName().str());
+    selected.push_back(func);
+  }
+  return selected;
+}
+
+/// The chunk symbol of a dynamic function, or an error.
+llvm::Expected<std::string> chunkSymbolOf(mlir::func::FuncOp func,
+                                          const Bindings &bindings) {
+  std::vector<std::string> symbols = shapeSymbols(func);
+  auto err = [&](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "@" + func.getSymName() + " " + message);
+  };
+  if (!bindings.chunkSymbol.empty()) {
+    if (!llvm::is_contained(symbols, bindings.chunkSymbol))
+      return err("has no symbol '" + bindings.chunkSymbol +
+                 "' (its symbols: " + llvm::join(symbols, ", ") + ")");
+    return bindings.chunkSymbol;
+  }
+  std::vector<std::string> free;
+  for (const std::string &s : symbols)
+    if (!bindings.fixed.count(s))
+      free.push_back(s);
+  if (free.size() == 1)
+    return free.front();
+  if (free.empty())
+    return err("has dynamic dims but no coreai.sym_shapes symbol to bind "
+               "to S");
+  return err("has several symbols (" + llvm::join(free, ", ") +
+             "): name the chunk size with --bind SYMBOL=S");
+}
+
+llvm::Error checkRange(mlir::func::FuncOp func, llvm::StringRef symbol,
+                       int64_t value,
+                       const std::map<std::string, SymRange> &ranges) {
+  auto it = ranges.find(symbol.str());
+  if (it == ranges.end() ||
+      (value >= it->second.min && value <= it->second.max))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("@{0} cannot take {1}={2}: coreai.sym_ranges limits {1} "
+                    "to [{3}, {4}]",
+                    func.getSymName(), symbol, value, it->second.min,
+                    it->second.max)
+          .str());
+}
+
+std::string joinChunks(llvm::ArrayRef<int64_t> chunks) {
+  return llvm::join(
+      llvm::map_range(chunks, [](int64_t c) { return std::to_string(c); }),
+      ",");
+}
+
+llvm::Expected<std::vector<PlanJob>>
+makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
+         const PlanRequest &request) {
+  auto ranges = readSymRanges(module);
+  if (failed(ranges))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "cannot read coreai.sym_ranges");
+  const Bindings &bindings = request.bindings;
+  std::vector<PlanJob> jobs;
+  for (mlir::func::FuncOp func : entries) {
+    if (!hasDynamicShapes(func)) {
+      int64_t chunk = sequenceLengthOf(func);
+      if (request.chunksGiven && chunk != 0 &&
+          !llvm::is_contained(request.chunks, chunk))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            llvm::formatv("@{0} is static with S={1}; cannot plan it at "
+                          "S={2} (from --chunks)",
+                          func.getSymName(), chunk,
+                          joinChunks(request.chunks))
+                .str());
+      jobs.push_back({func, chunk, false, {}, "", 0});
+      continue;
+    }
+    llvm::Expected<std::string> symbol = chunkSymbolOf(func, bindings);
+    if (!symbol)
+      return symbol.takeError();
+    for (const std::string &other : shapeSymbols(func))
+      if (other != *symbol && !bindings.fixed.count(other))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "@" + func.getSymName() + " also uses symbol '" + other +
+                "' (the chunk size is '" + *symbol + "'): fix it with --bind " +
+                other + "=N");
+    for (const auto &[name, value] : bindings.fixed)
+      if (llvm::Error error = checkRange(func, name, value, *ranges))
+        return error;
+    for (int64_t chunk : request.chunks) {
+      if (llvm::Error error = checkRange(func, *symbol, chunk, *ranges))
+        return error;
+      SymbolBindings all = bindings.fixed;
+      all[*symbol] = chunk;
+      jobs.push_back({func, chunk, true, std::move(all), "", 0});
+    }
+  }
+  std::set<std::string> names;
+  for (PlanJob &job : jobs) {
+    job.plannedName =
+        llvm::formatv("{0}__s{1}", job.source.getSymName(), job.chunk).str();
+    if (!names.insert(job.plannedName).second)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "two entries would be planned as @" +
+                                         job.plannedName);
+  }
+  return jobs;
+}
+
+ExitCode exitCodeOf(PlanFailure why) {
+  switch (why) {
+  case PlanFailure::BadInput:
+    return InputError;
+  case PlanFailure::OverLimit:
+    return NotFound;
+  case PlanFailure::Internal:
+    return InternalError;
+  }
+  return InternalError;
+}
+
+void registerDialects(mlir::MLIRContext &context) {
+  mlir::DialectRegistry registry;
+  coreai::registerInputDialects(registry);
+  context.appendDialectRegistry(registry);
+  // Exported graphs are `torch.aten.*` ops in generic form.
+  context.allowUnregisteredDialects();
+  // An error at a function must not print the whole (huge) function.
+  context.printOpOnDiagnostic(false);
+}
+
+/// A runtime looks plans up by entry point and S, so each pair may be
+/// planned only once in a bundle.
+llvm::Error checkUnique(const Manifest &manifest) {
+  std::map<std::pair<std::string, int64_t>, uint32_t> seen;
+  for (const ManifestEntry &entry : manifest.entries) {
+    auto key = std::make_pair(entry.planned.entry, entry.planned.chunk);
+    auto [it, inserted] = seen.emplace(key, entry.input);
+    if (!inserted)
+      return inputError(
+          llvm::formatv("@{0} at S={1} is planned from both '{2}' and '{3}'",
+                        key.first, key.second, manifest.inputs[it->second].file,
+                        manifest.inputs[entry.input].file)
+              .str());
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Planner
+//===----------------------------------------------------------------------===//
+
+/// The input being planned: its parsed module, the module its planned
+/// clones go to, and the handler that points diagnostics into its text.
+struct Planner::Current {
+  std::string path;
+  uint32_t manifestInput = 0;
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  mlir::OwningOpRef<mlir::ModuleOp> planned;
+  int64_t plannedHeap = 0; ///< the largest heap planned into `planned`
+  size_t plannedCount = 0;
+};
+
+Planner::Planner(const PlanRequest &request, PlanObserver *observer)
+    : request(request), observer(observer),
+      context(std::make_unique<mlir::MLIRContext>()) {
+  registerDialects(*context);
+  result.toolVersion = "coreai-plan " COREAI_PLAN_VERSION;
+  result.target = {request.target.name, request.target.alignment,
+                   request.target.heapLimit};
+}
+
+Planner::~Planner() = default;
+
+llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
+  current.reset();
+  const std::string &path = request.inputs[index];
+  if (observer)
+    observer->reading(path);
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!file)
+    return inputError("cannot read '" + path +
+                      "': " + file.getError().message());
+  current = std::make_unique<Current>();
+  current->path = path;
+  current->manifestInput = result.inputs.size();
+  result.inputs.push_back(
+      {llvm::sys::path::filename(path).str(), sha256Hex((*file)->getBuffer())});
+  current->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+  current->diagnostics = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
+      current->sourceMgr, context.get());
+  current->module =
+      mlir::parseSourceFile<mlir::ModuleOp>(current->sourceMgr, context.get());
+  if (!current->module)
+    return planError(InputError, ""); // the parser said where
+
+  mlir::ModuleOp module = *current->module;
+  std::vector<mlir::func::FuncOp> entries =
+      selectEntries(module, request.entries, foundEntries);
+  auto jobs = makeJobs(module, entries, request);
+  if (!jobs)
+    return inputError(path + ": " + llvm::toString(jobs.takeError()));
+  for (PlanJob &job : *jobs)
+    job.input = index;
+  current->planned = mlir::ModuleOp::create(module.getLoc());
+  (*current->planned)->setAttrs(module->getAttrDictionary());
+  return jobs;
+}
+
+llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
+  assert(current && "plan() before read()");
+  auto started = std::chrono::steady_clock::now();
+  mlir::func::FuncOp source = job.source;
+  mlir::func::FuncOp clone = source.clone();
+  clone.setSymName(job.plannedName);
+  current->planned->push_back(clone);
+  mlir::Builder builder(context.get());
+  clone->setAttr("coreai.entry",
+                 builder.getStringAttr(source.getSymName()));
+  clone->setAttr("coreai.seq_len", builder.getI64IntegerAttr(job.chunk));
+  if (job.dynamic) {
+    if (observer)
+      observer->stage(job, "specialising");
+    if (failed(specializeShapes(clone, job.bindings)))
+      return planError(InputError, "");
+  }
+
+  if (observer)
+    observer->stage(job, "planning");
+  FunctionPlanOptions options = request.options;
+  options.chunk = job.chunk;
+  PlanFailure why = PlanFailure::Internal;
+  mlir::FailureOr<PlannedEntry> entry = planFunction(clone, options, &why);
+  if (failed(entry))
+    return planError(exitCodeOf(why), "");
+  entry->entry = source.getSymName().str();
+  entry->chunk = job.chunk;
+  // Every plan that leaves the tool is checked here, whoever made it.
+  if (observer)
+    observer->stage(job, "verifying");
+  if (auto violation = verifyPlan(entry->problem, entry->plan))
+    return planError(InternalError, "plan of @" + job.plannedName +
+                                        " failed verification: " + *violation);
+  ManifestEntry planned;
+  planned.planned = std::move(*entry);
+  planned.plannedFunction = job.plannedName;
+  planned.input = current->manifestInput;
+  planned.plannedFile = plannedModelName(current->path);
+  current->plannedHeap =
+      std::max(current->plannedHeap, planned.planned.plan.heap);
+  ++current->plannedCount;
+  result.entries.push_back(std::move(planned));
+  if (observer)
+    observer->planned(result.entries.back(),
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - started)
+                          .count());
+  return &result.entries.back();
+}
+
+llvm::Expected<std::string> Planner::plannedModuleText() {
+  assert(current && "plannedModuleText() before read()");
+  if (!current->plannedCount)
+    return std::string();
+  mlir::ModuleOp planned = *current->planned;
+  mlir::Builder builder(context.get());
+  planned->setAttr("coreai.plan.target",
+                   builder.getStringAttr(result.target.name));
+  planned->setAttr("coreai.plan.heap",
+                   builder.getI64IntegerAttr(current->plannedHeap));
+  if (failed(mlir::verify(planned)))
+    return planError(InternalError, "the planned module of '" +
+                                        current->path + "' does not verify");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  planned->print(os);
+  os << "\n";
+  return text;
+}
+
+llvm::Error Planner::finish() {
+  current.reset();
+  for (const std::string &name : request.entries)
+    if (!foundEntries.count(llvm::StringRef(name).ltrim('@').str()))
+      return inputError("no public function @" +
+                        llvm::StringRef(name).ltrim('@') + " in the input");
+  if (result.entries.empty())
+    return inputError("no public func.func to plan in the input");
+  if (llvm::Error error = checkUnique(result))
+    return error;
+  result.bundleHeap = bundleHeapOf(result.entries);
+  return llvm::Error::success();
+}
+
+llvm::Expected<PlannedBundle> planBundle(const PlanRequest &request,
+                                         PlanObserver *observer) {
+  Planner planner(request, observer);
+  PlannedBundle bundle;
+  for (size_t i = 0; i < request.inputs.size(); ++i) {
+    auto jobs = planner.read(i);
+    if (!jobs)
+      return jobs.takeError();
+    for (const PlanJob &job : *jobs)
+      if (auto entry = planner.plan(job); !entry)
+        return entry.takeError();
+    auto text = planner.plannedModuleText();
+    if (!text)
+      return text.takeError();
+    if (text->empty())
+      continue; // --entry selected nothing here: no planned file
+    std::string name = plannedModelName(request.inputs[i]);
+    if (llvm::any_of(bundle.plannedFiles,
+                     [&](const auto &f) { return f.first == name; }))
+      return inputError("two inputs would both be written as '" + name + "'");
+    bundle.plannedFiles.emplace_back(name, std::move(*text));
+  }
+  if (llvm::Error error = planner.finish())
+    return error;
+  bundle.manifest = planner.takeManifest();
+  return bundle;
+}
+
+} // namespace coreai::cli

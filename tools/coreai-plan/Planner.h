@@ -1,0 +1,166 @@
+//===- Planner.h - Planning a bundle for the CLI's subcommands --*- C++ -*-===//
+//
+// What `plan` and `fit` share. The graphs of a bundle are read one at a
+// time; each entry point is cloned per chunk size S into a planned module,
+// specialised, planned with planFunction and verified before its plan
+// leaves. `plan` plans every (entry point, S); `fit` may plan only some.
+//
+// Errors are llvm::Errors; a PlanError carries the exit code. MLIR
+// diagnostics are printed as they are emitted, pointing into the file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_TOOLS_PLANNER_H
+#define COREAI_PLAN_TOOLS_PLANNER_H
+
+#include "Commands.h"
+
+#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Passes/PlanFunction.h"
+#include "coreai-plan/Passes/SpecializeShapes.h"
+#include "coreai-plan/Target.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace coreai::cli {
+
+/// An error that ends the process with `code`. An empty message means the
+/// diagnostic was already printed (at the op, by MLIR).
+class PlanError : public llvm::ErrorInfo<PlanError> {
+public:
+  static char ID;
+  PlanError(ExitCode code, std::string message)
+      : code(code), message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  ExitCode code;
+  std::string message;
+};
+
+llvm::Error planError(ExitCode code, const llvm::Twine &message);
+/// Prints `error` (unless already printed) and returns its exit code;
+/// errors that are not PlanErrors are bad input.
+int reportError(llvm::Error error);
+
+/// --bind: which symbol is S, and the fixed values of the others.
+struct Bindings {
+  std::string chunkSymbol;
+  SymbolBindings fixed;
+};
+
+/// Everything the planner needs, checked before any graph is read.
+struct PlanRequest {
+  std::vector<std::string> inputs;
+  Target target;
+  /// The S of dynamic functions. A static function is planned at its own
+  /// S, which must be one of these when `chunksGiven`.
+  std::vector<int64_t> chunks;
+  bool chunksGiven = false;
+  Bindings bindings;
+  /// --entry names ('@' optional); empty: every public function.
+  std::vector<std::string> entries;
+  FunctionPlanOptions options;
+};
+
+/// One function to plan at one S, with the bindings that make it static.
+struct PlanJob {
+  mlir::func::FuncOp source;
+  int64_t chunk = 0;
+  bool dynamic = false;
+  SymbolBindings bindings;
+  std::string plannedName;
+  size_t input = 0; ///< index into PlanRequest::inputs
+};
+
+/// Told what the planner does, e.g. to show progress on a terminal.
+class PlanObserver {
+public:
+  virtual ~PlanObserver();
+  virtual void reading(llvm::StringRef path) {}
+  /// `stage` is "specialising", "planning", "verifying".
+  virtual void stage(const PlanJob &job, llvm::StringRef stage) {}
+  virtual void planned(const ManifestEntry &entry, double seconds) {}
+};
+
+/// Plans the jobs of a bundle into a Manifest. Inputs are read one after
+/// the other (`read`); any subset of an input's jobs may be planned, in
+/// any order, before the next input is read.
+class Planner {
+public:
+  explicit Planner(const PlanRequest &request,
+                   PlanObserver *observer = nullptr);
+  ~Planner();
+
+  /// Parses input `index` and lists its jobs; the earlier input's module
+  /// is released.
+  llvm::Expected<std::vector<PlanJob>> read(size_t index);
+  /// Plans one job of the current input and adds it to the manifest; the
+  /// pointer is valid until the next call.
+  llvm::Expected<const ManifestEntry *> plan(const PlanJob &job);
+  /// The planned module of the current input as text (null when none of
+  /// its jobs was planned).
+  llvm::Expected<std::string> plannedModuleText();
+  /// After the last input: every --entry was found, each (entry point, S)
+  /// is planned once, and the bundle heap.
+  llvm::Error finish();
+
+  const Manifest &manifest() const { return result; }
+  Manifest takeManifest() { return std::move(result); }
+
+private:
+  struct Current;
+  const PlanRequest &request;
+  PlanObserver *observer;
+  // Declared before `current`: the modules must die before their context.
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<Current> current;
+  std::set<std::string> foundEntries;
+  Manifest result;
+};
+
+/// A planned bundle: the manifest and, per input with planned entries, the
+/// file name and text of its planned module (MODEL.planned.mlir).
+struct PlannedBundle {
+  Manifest manifest;
+  std::vector<std::pair<std::string, std::string>> plannedFiles;
+};
+
+/// Plans every job of every input, as `coreai-plan plan` does.
+llvm::Expected<PlannedBundle> planBundle(const PlanRequest &request,
+                                         PlanObserver *observer = nullptr);
+
+/// Sorted, unique, positive chunk sizes from `1,16,32`.
+llvm::Expected<std::vector<int64_t>> parseChunkList(llvm::StringRef text);
+/// SYMBOL=S and SYMBOL=INTEGER items of --bind.
+llvm::Expected<Bindings> parseBindings(llvm::ArrayRef<std::string> items);
+
+/// The reuse switches every planning subcommand takes.
+struct ReuseSwitches {
+  bool noInPlace = false;
+  bool noOutputPlacement = false;
+  bool noStatePlacement = false;
+  bool noReorder = false;
+};
+/// Liveness and solver options: reuse where the target allows it unless
+/// switched off; the target's heap limit as the plan's maximum.
+FunctionPlanOptions planOptionsFor(const Target &target,
+                                   const ReuseSwitches &reuse,
+                                   const SolveOptions &solve);
+
+/// `MODEL.planned.mlir` for `dir/MODEL.mlir`.
+std::string plannedModelName(llvm::StringRef input);
+
+} // namespace coreai::cli
+
+#endif // COREAI_PLAN_TOOLS_PLANNER_H

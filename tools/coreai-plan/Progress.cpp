@@ -1,0 +1,67 @@
+//===- Progress.cpp - Planning progress on stderr -------------------------===//
+#include "Progress.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+namespace coreai::cli {
+
+ProgressPrinter::ProgressPrinter(llvm::raw_ostream &os, bool terminal)
+    : os(os), terminal(terminal), started(std::chrono::steady_clock::now()) {}
+
+ProgressPrinter::~ProgressPrinter() {
+  // Leave the terminal clean for what the command prints next.
+  if (lineOpen)
+    os << "\r\x1b[K";
+  os.flush();
+}
+
+double ProgressPrinter::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       started)
+      .count();
+}
+
+void ProgressPrinter::transient(const llvm::Twine &text) {
+  if (!terminal) {
+    permanent(text);
+    return;
+  }
+  // Carriage return and erase-to-end: the next stage replaces this one.
+  os << "\r\x1b[K" << text;
+  os.flush();
+  lineOpen = true;
+}
+
+void ProgressPrinter::permanent(const llvm::Twine &text) {
+  if (lineOpen)
+    os << "\r\x1b[K";
+  os << text << "\n";
+  os.flush();
+  lineOpen = false;
+}
+
+void ProgressPrinter::reading(llvm::StringRef path) {
+  transient(llvm::formatv("[{0,6:F1} s] reading {1}", elapsed(),
+                          llvm::sys::path::filename(path)));
+}
+
+void ProgressPrinter::stage(const PlanJob &job, llvm::StringRef stage) {
+  mlir::func::FuncOp source = job.source;
+  transient(llvm::formatv("[{0,6:F1} s] @{1} S={2}: {3}", elapsed(),
+                          source.getSymName(), job.chunk, stage));
+}
+
+void ProgressPrinter::planned(const ManifestEntry &entry, double seconds) {
+  const PlannedEntry &e = entry.planned;
+  double gapPercent =
+      e.plan.lowerBound
+          ? 100.0 * double(e.plan.heap - e.plan.lowerBound) / e.plan.lowerBound
+          : 0.0;
+  permanent(llvm::formatv("[{0,6:F1} s] @{1} S={2}: heap {3} bytes, gap "
+                          "{4:F2}% over the lower bound{5}, {6:F3} s",
+                          elapsed(), e.entry, e.chunk, e.plan.heap, gapPercent,
+                          e.plan.optimal ? " (optimal)" : "", seconds));
+}
+
+} // namespace coreai::cli
