@@ -59,32 +59,22 @@ public:
   ExactResult run();
 
 private:
-  Status solvePartition(const Partition &partition);
+  Status solvePartition(const Partition &partition, int depth);
   Status searchNode(const Partition &partition, const std::vector<int> &pre,
                     const std::vector<int> &candidates, int64_t lastOffset,
-                    int lastRank);
+                    int lastRank, int depth);
   Status decomposeAndSearch(const Partition &partition,
                             const std::vector<int> &pre,
                             const std::vector<int> &candidates,
-                            int64_t lastOffset, int lastRank, int placed);
+                            int64_t lastOffset, int lastRank, int placed,
+                            int depth);
   bool consistent(const Partition &partition, int64_t lastOffset);
+  bool releaseBoundFits(int s, int64_t lastOffset);
   std::vector<Partition> split(const Partition &partition,
                                const std::vector<int> &cutpoints) const;
 
-  struct Low {
-    int section;
-    int64_t lowMin;
-    int lowCount;
-  };
-  struct Undo {
-    std::vector<std::pair<int, int64_t>> minOffsets, floors;
-    std::vector<Low> lows;
-  };
-  void place(int b, int64_t offset, Undo &undo);
-  void saveLow(int s, Undo &undo);
-  void dropFromLow(int s, int64_t was, Undo &undo);
-  int64_t effectiveFloor(int s) const;
-  void unplace(int b, const Undo &undo);
+  size_t place(int b, int64_t offset);
+  void unplace(int b, size_t mark);
 
   const BufferProblem &problem;
   std::vector<int> ids; // search index -> problem index
@@ -92,22 +82,35 @@ private:
   ExactOptions options;
 
   std::vector<int64_t> size, alignment, lifetime;
+  /// Each buffer lives in sections [sectionBegin, sectionEnd).
   std::vector<int> sectionBegin, sectionEnd;
-  std::vector<std::vector<int>> overlaps, sectionBuffers;
+  std::vector<std::vector<int>> overlaps;
+  /// Per section its buffers, the unplaced ones first: place() swaps a
+  /// buffer behind the unplaced prefix, unplace() (last in, first out)
+  /// just regrows the prefix over it.
+  std::vector<std::vector<int>> sectionBuffers;
+  std::vector<int> unplacedCount;
+  /// Where buffer b sits in sectionBuffers[s]: slot[slotBase[b] + s -
+  /// sectionBegin[b]].
+  std::vector<int> slot, slotBase;
   int numSections = 0;
 
   std::vector<int64_t> offset, minOffset, solution;
+  /// Per section: the highest top of a placed buffer, and the bytes of its
+  /// unplaced buffers.
   std::vector<int64_t> floor, total;
-  /// Per section: the lowest earliest offset among its unplaced buffers and
-  /// how many have it.
-  std::vector<int64_t> lowMin;
-  std::vector<int> lowCount;
   std::vector<int> crossing; // unplaced buffers crossing boundary s | s+1
-  std::vector<int> sectionStamp;
-  int stamp = 0;
-  /// Sections whose floor or unplaced buffers changed in the last place().
-  std::vector<int> touched, changed, changedStamp;
-  std::vector<int64_t> releases;
+
+  /// Old values of every floor and earliest offset that place() changed,
+  /// undone in reverse by unplace(): no allocation per node.
+  std::vector<std::pair<int64_t *, int64_t>> trail;
+  /// The sections whose floor, load or release dates the last place()
+  /// changed: one contiguous range, since every buffer whose earliest
+  /// offset rose overlaps the placed one in time.
+  int touchedBegin = 0, touchedEnd = 0;
+  /// Candidate lists, one per depth, reused across nodes.
+  std::vector<std::vector<int>> scratch;
+  std::vector<std::pair<int64_t, int64_t>> releases;
   int64_t nodes = 0, nodesLeft = 0;
   bool timedOut = false;
   Preordering preordering = "WAT";
@@ -134,10 +137,6 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
   floor.assign(numSections, 0);
   total.assign(numSections, 0);
   crossing.assign(std::max(0, numSections - 1), 0);
-  sectionStamp.assign(numSections, 0);
-  lowMin.assign(numSections, 0);
-  changedStamp.assign(numSections, 0);
-  lowCount.assign(numSections, 0);
   for (int id : this->ids) {
     const Buffer &b = problem.buffers[id];
     int i = int(size.size());
@@ -149,7 +148,6 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
     for (int s = sectionBegin[i]; s < sectionEnd[i]; ++s) {
       sectionBuffers[s].push_back(i);
       total[s] += b.size;
-      ++lowCount[s];
       if (s + 1 < sectionEnd[i])
         ++crossing[s];
     }
@@ -169,149 +167,133 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
   offset.assign(n, -1);
   minOffset.assign(n, 0);
   solution.assign(n, -1);
+  unplacedCount.resize(numSections);
+  slotBase.resize(n);
+  for (int i = 0; i < n; ++i) {
+    slotBase[i] = int(slot.size());
+    slot.resize(slot.size() + size_t(sectionEnd[i] - sectionBegin[i]));
+  }
+  for (int s = 0; s < numSections; ++s) {
+    unplacedCount[s] = int(sectionBuffers[s].size());
+    for (int k = 0; k < unplacedCount[s]; ++k) {
+      int i = sectionBuffers[s][k];
+      slot[slotBase[i] + s - sectionBegin[i]] = k;
+    }
+  }
+  // A path places each buffer once, and a nested partition's search goes
+  // one level deeper than the node that split it.
+  scratch.resize(n + 2);
 }
 
-void Search::saveLow(int s, Undo &undo) {
-  if (sectionStamp[s] == stamp)
-    return;
-  sectionStamp[s] = stamp;
-  undo.lows.push_back({s, lowMin[s], lowCount[s]});
-}
-
-/// Buffer `b` leaves the unplaced set of section `s` with earliest offset
-/// `was`; if it was the last one at the section's minimum, that minimum must
-/// be found again.
-void Search::dropFromLow(int s, int64_t was, Undo &undo) {
-  if (was != lowMin[s])
-    return;
-  saveLow(s, undo);
-  if (--lowCount[s] == 0)
-    touched.push_back(s);
-}
-
-void Search::place(int b, int64_t at, Undo &undo) {
+size_t Search::place(int b, int64_t at) {
+  size_t mark = trail.size();
   offset[b] = at;
   int64_t top = at + size[b];
-  ++stamp;
-  touched.clear();
   for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
-    undo.floors.emplace_back(s, floor[s]);
+    trail.emplace_back(&floor[s], floor[s]);
     floor[s] = top;
     total[s] -= size[b];
     if (s + 1 < sectionEnd[b])
       --crossing[s];
-    dropFromLow(s, at, undo);
+    int &mine = slot[slotBase[b] + s - sectionBegin[b]];
+    int last = --unplacedCount[s];
+    int moved = sectionBuffers[s][last];
+    std::swap(sectionBuffers[s][mine], sectionBuffers[s][last]);
+    slot[slotBase[moved] + s - sectionBegin[moved]] = mine;
+    mine = last;
   }
+  touchedBegin = sectionBegin[b];
+  touchedEnd = sectionEnd[b];
   for (int other : overlaps[b]) {
     if (offset[other] >= 0 || minOffset[other] >= top)
       continue;
-    int64_t was = minOffset[other];
-    undo.minOffsets.emplace_back(other, was);
+    trail.emplace_back(&minOffset[other], minOffset[other]);
     minOffset[other] = alignTo(top, alignment[other]);
-    for (int s = sectionBegin[other]; s < sectionEnd[other]; ++s) {
-      dropFromLow(s, was, undo);
-      if (changedStamp[s] != stamp) {
-        changedStamp[s] = stamp;
-        changed.push_back(s);
-      }
-    }
+    touchedBegin = std::min(touchedBegin, sectionBegin[other]);
+    touchedEnd = std::max(touchedEnd, sectionEnd[other]);
   }
-  // Sections whose lowest earliest offset rose: find the new minimum. Only
-  // these need a scan, which keeps a node cheap.
-  for (int s : touched) {
-    int64_t lowest = std::numeric_limits<int64_t>::max();
-    int count = 0;
-    for (int other : sectionBuffers[s]) {
-      if (offset[other] >= 0)
-        continue;
-      if (minOffset[other] < lowest) {
-        lowest = minOffset[other];
-        count = 0;
-      }
-      count += minOffset[other] == lowest;
-    }
-    lowMin[s] = lowest;
-    lowCount[s] = count;
-  }
-  // Every section whose floor, load or release dates changed gets the
-  // release-date bound in consistent(): this inference is what closes the
-  // challenging instances, so it is worth its cost per node.
-  touched.clear();
-  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s)
-    if (changedStamp[s] != stamp)
-      touched.push_back(s);
-  for (int s : changed)
-    touched.push_back(s);
-  changed.clear();
+  return mark;
 }
 
-void Search::unplace(int b, const Undo &undo) {
-  for (auto it = undo.lows.rbegin(); it != undo.lows.rend(); ++it) {
-    lowMin[it->section] = it->lowMin;
-    lowCount[it->section] = it->lowCount;
+void Search::unplace(int b, size_t mark) {
+  while (trail.size() > mark) {
+    *trail.back().first = trail.back().second;
+    trail.pop_back();
   }
-  for (auto it = undo.floors.rbegin(); it != undo.floors.rend(); ++it)
-    floor[it->first] = it->second;
-  for (auto it = undo.minOffsets.rbegin(); it != undo.minOffsets.rend(); ++it)
-    minOffset[it->first] = it->second;
   for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
     total[s] += size[b];
     if (s + 1 < sectionEnd[b])
       ++crossing[s];
+    ++unplacedCount[s];
   }
   offset[b] = -1;
 }
 
-/// The floor of section `s` for the buffers still to place there: above
-/// every placed buffer, and at least the lowest of their earliest offsets
-/// (nothing will ever be put below that there).
-int64_t Search::effectiveFloor(int s) const {
-  if (options.sectionInference && lowCount[s] > 0)
-    return std::max(floor[s], lowMin[s]);
-  return floor[s];
+/// The unplaced buffers of a section are pairwise disjoint in address and
+/// each goes at or above its earliest offset and above the section's floor
+/// (in canonical order, also at or above the last offset placed). So they
+/// need at least the makespan of one machine with release dates, which is
+/// the largest r + (bytes released at r or later) over the release dates r
+/// (the floor counting as everyone's release). Releases are tops of placed
+/// buffers, so a section has only a few distinct ones above its floor:
+/// grouping by value beats sorting the buffers.
+bool Search::releaseBoundFits(int s, int64_t lastOffset) {
+  int64_t level = floor[s];
+  if (options.canonicalOrder)
+    level = std::max(level, lastOffset);
+  if (level + total[s] > capacity)
+    return false;
+  releases.clear();
+  int64_t latest = level;
+  for (int k = 0; k < unplacedCount[s]; ++k) {
+    int other = sectionBuffers[s][k];
+    if (minOffset[other] <= level)
+      continue;
+    int64_t release = minOffset[other];
+    latest = std::max(latest, release);
+    auto group = std::find_if(releases.begin(), releases.end(),
+                              [&](const auto &g) { return g.first == release; });
+    if (group == releases.end())
+      releases.emplace_back(release, size[other]);
+    else
+      group->second += size[other];
+  }
+  // Everything stacked from the latest release fits: so does the makespan.
+  if (latest + total[s] <= capacity)
+    return true;
+  std::sort(releases.begin(), releases.end());
+  int64_t later = 0;
+  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+    later += it->second;
+    if (it->first + later > capacity)
+      return false;
+  }
+  return true;
 }
 
 bool Search::consistent(const Partition &partition, int64_t lastOffset) {
-  for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s) {
-    int64_t level = effectiveFloor(s);
-    if (options.canonicalOrder)
-      level = std::max(level, lastOffset);
-    if (options.sectionInference)
-      level += total[s];
-    if (level > capacity)
-      return false;
-  }
   if (!options.sectionInference)
     return true;
-  // Where something changed, a sharper bound: the unplaced buffers of a
-  // section are pairwise disjoint in address and each starts at or above its
-  // earliest offset, so they need at least the makespan of one machine with
-  // release dates (buffers in order of earliest offset, no idle time).
-  for (int s : touched) {
-    if (total[s] == 0)
-      continue;
-    releases.clear();
-    for (int other : sectionBuffers[s])
-      if (offset[other] < 0)
-        releases.push_back(other);
-    std::sort(releases.begin(), releases.end(), [&](int64_t x, int64_t y) {
-      return minOffset[x] < minOffset[y];
-    });
-    int64_t level = effectiveFloor(s);
-    if (options.canonicalOrder)
-      level = std::max(level, lastOffset);
-    for (int64_t other : releases)
-      level = std::max(level, minOffset[other]) + size[other];
-    if (level > capacity)
+  // With canonical order, searchNode's cut (offset + the largest section
+  // load) already covers floor + load everywhere: sections the placed
+  // buffer misses kept both, and in its own sections top + the rest equals
+  // offset + the load before. Without it, check every section.
+  if (!options.canonicalOrder)
+    for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s)
+      if (floor[s] + total[s] > capacity)
+        return false;
+  int begin = std::max(touchedBegin, partition.sectionBegin);
+  int end = std::min(touchedEnd, partition.sectionEnd);
+  for (int s = begin; s < end; ++s)
+    if (total[s] > 0 && !releaseBoundFits(s, lastOffset))
       return false;
-  }
   return true;
 }
 
 Status Search::searchNode(const Partition &partition,
                           const std::vector<int> &pre,
                           const std::vector<int> &candidates,
-                          int64_t lastOffset, int lastRank) {
+                          int64_t lastOffset, int lastRank, int depth) {
   ++nodes;
   if (--nodesLeft < 0)
     return Status::Aborted;
@@ -321,8 +303,8 @@ Status Search::searchNode(const Partition &partition,
     return Status::Aborted;
 
   // Unplaced buffers by (earliest offset, rank in the preordering).
-  std::vector<int> order;
-  order.reserve(candidates.size());
+  std::vector<int> &order = scratch[depth];
+  order.clear();
   for (int rank : candidates)
     if (offset[pre[rank]] < 0)
       order.push_back(rank);
@@ -335,26 +317,40 @@ Status Search::searchNode(const Partition &partition,
   int64_t lowestTop = std::numeric_limits<int64_t>::max();
   for (int rank : order)
     lowestTop = std::min(lowestTop, minOffset[pre[rank]] + size[pre[rank]]);
+  // Every unplaced buffer goes at or above the next offset (canonical
+  // order), so the busiest section's load must fit above it.
+  int64_t heaviest = 0;
+  bool loadCut = options.canonicalOrder && options.sectionInference;
+  if (loadCut)
+    for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s)
+      heaviest = std::max(heaviest, total[s]);
 
-  for (int rank : order) {
+  for (size_t k = 0; k < order.size(); ++k) {
+    int rank = order[k];
     int b = pre[rank];
     int64_t at = minOffset[b];
     if (options.canonicalOrder &&
         (at < lastOffset || (at == lastOffset && rank < lastRank)))
       continue;
+    // Candidates come by increasing offset: once one is cut by an offset
+    // bound, so is every later one.
     if (options.dominance && at >= lowestTop)
+      break;
+    if (loadCut && at + heaviest > capacity)
+      break;
+    if (at + size[b] > capacity)
       continue;
-    Undo undo;
-    place(b, at, undo);
+    size_t mark = place(b, at);
     // Every buffer on the path that succeeds is recorded last, so stale
     // entries from failed branches are always overwritten.
     solution[b] = at;
     Status status = Status::NotFound;
-    if (at + size[b] <= capacity && consistent(partition, at))
+    if (consistent(partition, at))
       status = options.decomposition
-                   ? decomposeAndSearch(partition, pre, order, at, rank, b)
-                   : searchNode(partition, pre, order, at, rank);
-    unplace(b, undo);
+                   ? decomposeAndSearch(partition, pre, order, at, rank, b,
+                                        depth + 1)
+                   : searchNode(partition, pre, order, at, rank, depth + 1);
+    unplace(b, mark);
     if (status != Status::NotFound)
       return status;
     if (options.dominance) {
@@ -393,7 +389,7 @@ Status Search::decomposeAndSearch(const Partition &partition,
                                   const std::vector<int> &pre,
                                   const std::vector<int> &candidates,
                                   int64_t lastOffset, int lastRank,
-                                  int placed) {
+                                  int placed, int depth) {
   // `place` already decremented the crossing counts; boundaries inside the
   // placed buffer's lifetime that no unplaced buffer crosses any more split
   // the partition.
@@ -402,16 +398,16 @@ Status Search::decomposeAndSearch(const Partition &partition,
     if (crossing[s] == 0)
       cutpoints.push_back(s + 1);
   if (cutpoints.empty())
-    return searchNode(partition, pre, candidates, lastOffset, lastRank);
+    return searchNode(partition, pre, candidates, lastOffset, lastRank, depth);
   for (const Partition &part : split(partition, cutpoints)) {
-    Status status = solvePartition(part);
+    Status status = solvePartition(part, depth);
     if (status != Status::Found)
       return status;
   }
   return Status::Found;
 }
 
-Status Search::solvePartition(const Partition &partition) {
+Status Search::solvePartition(const Partition &partition, int depth) {
   int n = int(partition.buffers.size());
   std::vector<int64_t> peakTotal(n, 0);
   for (int k = 0; k < n; ++k) {
@@ -453,7 +449,7 @@ Status Search::solvePartition(const Partition &partition) {
   for (int r = 0; r < n; ++r)
     pre[r] = partition.buffers[order[r]];
   std::iota(candidates.begin(), candidates.end(), 0);
-  return searchNode(partition, pre, candidates, 0, 0);
+  return searchNode(partition, pre, candidates, 0, 0, depth);
 }
 
 ExactResult Search::run() {
@@ -486,7 +482,7 @@ ExactResult Search::run() {
       for (Preordering p : preorderings) {
         preordering = p;
         nodesLeft = limit;
-        status = solvePartition(part);
+        status = solvePartition(part, 0);
         if (status != Status::Aborted || timedOut)
           break;
       }
