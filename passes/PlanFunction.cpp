@@ -1,6 +1,7 @@
 //===- PlanFunction.cpp - Solve, verify and annotate one function ---------===//
 #include "coreai-plan/Passes/PlanFunction.h"
 
+#include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Verify.h"
 
@@ -123,7 +124,7 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
 }
 
 void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
-                      bool inPlace) {
+                      bool inPlace, std::optional<bool> reordered) {
   Builder builder(func.getContext());
   llvm::SmallVector<NamedAttribute> fields = {
       builder.getNamedAttr("heap", builder.getI64IntegerAttr(entry.plan.heap)),
@@ -140,6 +141,9 @@ void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
   if (inPlace)
     fields.push_back(builder.getNamedAttr(
         "in_place_saved", builder.getI64IntegerAttr(entry.inPlaceSavedBytes)));
+  if (reordered)
+    fields.push_back(
+        builder.getNamedAttr("reordered", builder.getBoolAttr(*reordered)));
   func->setAttr(planAttr, builder.getDictionaryAttr(fields));
 }
 
@@ -157,54 +161,106 @@ FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
   return *result.plan;
 }
 
+struct Solved {
+  FunctionBuffers buffers;
+  Plan plan;
+};
+
+/// Liveness in the block's current op order, solved and verified.
+FailureOr<Solved> solveInCurrentOrder(func::FuncOp func,
+                                      const LivenessOptions &liveness,
+                                      const SolveOptions &solve,
+                                      PlanFailure &why) {
+  FailureOr<FunctionBuffers> buffers = computeBuffers(func, liveness);
+  if (failed(buffers)) {
+    why = PlanFailure::BadInput;
+    return failure();
+  }
+  FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, solve);
+  if (failed(plan)) {
+    why = PlanFailure::Internal;
+    return failure();
+  }
+  return Solved{std::move(*buffers), std::move(*plan)};
+}
+
+/// Tries the memory-aware op order and keeps it when its heap is smaller;
+/// otherwise puts the ops back. Returns whether the order changed.
+FailureOr<bool> tryReorder(func::FuncOp func,
+                           const FunctionPlanOptions &options, Solved &best,
+                           PlanFailure &why) {
+  std::vector<Operation *> exported = currentOrder(func);
+  std::vector<Operation *> order = memoryAwareOrder(func, best.buffers);
+  if (order == exported)
+    return false;
+  applyOrder(func, order);
+  FailureOr<Solved> candidate =
+      solveInCurrentOrder(func, options.liveness, options.solve, why);
+  if (failed(candidate))
+    return failure();
+  if (candidate->plan.heap < best.plan.heap) {
+    best = std::move(*candidate);
+    return true;
+  }
+  applyOrder(func, exported);
+  return false;
+}
+
 } // namespace
 
 FailureOr<PlannedEntry> planFunction(func::FuncOp func,
                                      const FunctionPlanOptions &options,
                                      PlanFailure *why) {
+  PlanFailure failure = PlanFailure::Internal;
   auto fail = [&](PlanFailure kind) {
     if (why)
       *why = kind;
-    return failure();
+    return mlir::failure();
   };
   clearAnnotations(func);
-  FailureOr<FunctionBuffers> buffers = computeBuffers(func, options.liveness);
-  if (failed(buffers))
-    return fail(PlanFailure::BadInput);
-  FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, options.solve);
-  if (failed(plan))
-    return fail(PlanFailure::Internal);
+  FailureOr<Solved> solved =
+      solveInCurrentOrder(func, options.liveness, options.solve, failure);
+  if (mlir::failed(solved))
+    return fail(failure);
 
-  annotateOps(*buffers, *plan);
-
-  PlannedEntry entry;
-  entry.entry = func.getSymName().str();
-  entry.chunk = options.chunk;
-  entry.alignment = options.liveness.alignment;
+  // Savings are measured, not estimated: against the plan in the exported
+  // order with every reuse technique off.
   bool reuse = options.liveness.inPlace || options.liveness.statePlacement;
+  int64_t plainHeap = solved->plan.heap;
   if (reuse) {
-    // The saving is measured, not estimated: plan again without reuse.
     LivenessOptions without = options.liveness;
     without.inPlace = false;
     without.outputPlacement = false;
     without.statePlacement = false;
-    FailureOr<FunctionBuffers> plain = computeBuffers(func, without);
-    if (failed(plain))
+    FailureOr<Solved> plain =
+        solveInCurrentOrder(func, without, options.solve, failure);
+    if (mlir::failed(plain))
       return fail(PlanFailure::Internal);
-    FailureOr<Plan> plainPlan =
-        solveAndVerify(func, plain->problem, options.solve);
-    if (failed(plainPlan))
-      return fail(PlanFailure::Internal);
-    entry.inPlaceSavedBytes = plainPlan->heap - plan->heap;
+    plainHeap = plain->plan.heap;
   }
-  entry.problem = std::move(buffers->problem);
-  entry.origins = std::move(buffers->origins);
-  entry.plan = std::move(*plan);
+  bool reordered = false;
+  if (options.reorder) {
+    FailureOr<bool> changed = tryReorder(func, options, *solved, failure);
+    if (mlir::failed(changed))
+      return fail(PlanFailure::Internal);
+    reordered = *changed;
+  }
 
-  annotateFunction(func, entry, reuse);
+  annotateOps(solved->buffers, solved->plan);
+  PlannedEntry entry;
+  entry.entry = func.getSymName().str();
+  entry.chunk = options.chunk;
+  entry.alignment = options.liveness.alignment;
+  entry.inPlaceSavedBytes = reuse ? plainHeap - solved->plan.heap : 0;
+  entry.problem = std::move(solved->buffers.problem);
+  entry.origins = std::move(solved->buffers.origins);
+  entry.plan = std::move(solved->plan);
+  annotateFunction(func, entry, reuse,
+                   options.reorder ? std::optional<bool>(reordered)
+                                   : std::nullopt);
   // The interval verifier trusted the live ranges; the replay checks them
   // (and every reuse decision) from the annotations alone.
-  if (failed(verifyReplay(func))) {
+  if (mlir::failed(verifyReplay(func))) {
     func.emitError("internal error: the plan of @")
         << func.getSymName() << " is unsound (replay above)";
     return fail(PlanFailure::Internal);

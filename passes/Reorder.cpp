@@ -1,0 +1,128 @@
+//===- Reorder.cpp - A memory-aware order of a function's ops -------------===//
+#include "coreai-plan/Passes/PlanFunction.h"
+#include "coreai-plan/Passes/Reorder.h"
+#include "coreai-plan/Schedule.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+/// Whether moving `op` past ops it has no data dependency with keeps the
+/// program's meaning.
+bool movesFreely(Operation *op) {
+  if (!op->isRegistered()) {
+    StringRef name = op->getName().getStringRef();
+    return name.starts_with("torch.aten.") && !name.ends_with("_") &&
+           op->getNumResults() > 0;
+  }
+  return isMemoryEffectFree(op) && !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+class GraphBuilder {
+public:
+  GraphBuilder(Block &body, const FunctionBuffers &buffers) {
+    for (Operation &op : body) {
+      nodeOf[&op] = ops.size();
+      ops.push_back(&op);
+    }
+    graph.predecessors.resize(ops.size());
+    // The heap buffers as planned: an in-place chain is one tensor, and
+    // values outside the heap (outputs, state) cost nothing.
+    for (size_t b = 0; b < buffers.values.size(); ++b) {
+      Value root = buffers.values[b].front();
+      graph.tensors.push_back({buffers.problem.buffers[b].size,
+                               *definer(root),
+                               {}});
+      for (Value value : buffers.values[b])
+        bufferOf[value] = b;
+    }
+  }
+
+  ScheduleGraph build() {
+    int64_t lastEffect = -1;
+    for (unsigned node = 0; node < ops.size(); ++node) {
+      Operation *op = ops[node];
+      addDataDependencies(node);
+      if (op->hasTrait<OpTrait::IsTerminator>()) {
+        for (unsigned before = 0; before < node; ++before)
+          graph.predecessors[node].push_back(before);
+      } else if (!movesFreely(op)) {
+        if (lastEffect >= 0)
+          graph.predecessors[node].push_back(lastEffect);
+        lastEffect = node;
+      }
+    }
+    return std::move(graph);
+  }
+
+  std::vector<Operation *> ops;
+
+private:
+  /// The top-level node defining `value`, if any.
+  std::optional<unsigned> definer(Value value) const {
+    Operation *def = value.getDefiningOp();
+    if (!def) {
+      auto argument = cast<BlockArgument>(value);
+      def = argument.getOwner()->getParentOp();
+    }
+    for (; def; def = def->getParentOp()) {
+      auto it = nodeOf.find(def);
+      if (it != nodeOf.end())
+        return it->second;
+    }
+    return std::nullopt; // a function argument
+  }
+
+  void addDataDependencies(unsigned node) {
+    ops[node]->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (std::optional<unsigned> before = definer(operand))
+          if (*before != node) {
+            graph.predecessors[node].push_back(*before);
+            readRoot(node, operand);
+          }
+    });
+  }
+
+  void readRoot(unsigned node, Value value) {
+    auto buffer = bufferOf.find(value);
+    if (buffer != bufferOf.end())
+      graph.tensors[buffer->second].users.push_back(node);
+  }
+
+  ScheduleGraph graph;
+  llvm::DenseMap<Operation *, unsigned> nodeOf;
+  llvm::DenseMap<Value, unsigned> bufferOf;
+};
+
+} // namespace
+
+std::vector<Operation *> currentOrder(func::FuncOp func) {
+  std::vector<Operation *> order;
+  for (Operation &op : func.getBody().front())
+    order.push_back(&op);
+  return order;
+}
+
+std::vector<Operation *> memoryAwareOrder(func::FuncOp func,
+                                         const FunctionBuffers &buffers) {
+  GraphBuilder builder(func.getBody().front(), buffers);
+  ScheduleGraph graph = builder.build();
+  std::vector<Operation *> order;
+  for (unsigned node : coreai::memoryAwareOrder(graph))
+    order.push_back(builder.ops[node]);
+  return order;
+}
+
+void applyOrder(func::FuncOp func, ArrayRef<Operation *> order) {
+  Block &body = func.getBody().front();
+  for (Operation *op : order)
+    op->moveBefore(&body, body.end());
+}
+
+} // namespace coreai
