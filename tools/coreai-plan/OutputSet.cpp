@@ -16,13 +16,16 @@ llvm::Error cannotWrite(llvm::StringRef path, std::error_code ec) {
 } // namespace
 
 llvm::Error OutputSet::makeDirectory(llvm::StringRef dir) {
-  bool existed = llvm::sys::fs::exists(dir);
+  // The directories that are missing, innermost first, to undo on failure.
+  std::vector<std::string> missing;
+  for (llvm::StringRef d = dir; !d.empty() && !llvm::sys::fs::exists(d);
+       d = llvm::sys::path::parent_path(d))
+    missing.push_back(d.str());
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return cannotWrite(dir, ec);
   if (!llvm::sys::fs::is_directory(dir))
     return cannotWrite(dir, std::make_error_code(std::errc::not_a_directory));
-  if (!existed)
-    createdDirs.push_back(dir.str());
+  createdDirs.insert(createdDirs.end(), missing.rbegin(), missing.rend());
   return llvm::Error::success();
 }
 
