@@ -167,9 +167,8 @@ public:
           ++end;
         llvm::ArrayRef<PlanJob> group =
             llvm::ArrayRef(*jobs).slice(begin, end - begin);
-        llvm::Error error = range && group.front().dynamic
-                                ? bisect(group)
-                                : planEach(group);
+        llvm::Error error =
+            range && group.front().dynamic ? bisect(group) : planEach(group);
         if (error)
           return error;
         begin = end;
@@ -331,9 +330,11 @@ void printFit(const Fitter &fitter, int64_t budget, llvm::raw_ostream &os) {
       // lower bound is over too; otherwise a longer search might fit.
       bool proven = p.fits || p.optimal || p.lowerBound > budget;
       unproven |= !proven;
+      std::string fits = p.fits ? "yes" : "no";
+      if (!proven)
+        fits += "*";
       table.add({"@" + fit.entry, std::to_string(p.chunk),
-                 std::to_string(p.lowerBound), std::to_string(p.heap),
-                 p.fits ? "yes" : proven ? "no" : "no*"});
+                 std::to_string(p.lowerBound), std::to_string(p.heap), fits});
     }
   table.print(os);
   if (unproven)
@@ -370,7 +371,7 @@ llvm::json::Value fitJson(const Fitter &fitter, int64_t budget) {
     });
   }
   return llvm::json::Object{
-      {"heap_total", budget},       {"target", m.target.name},
+      {"heap_total", budget},        {"target", m.target.name},
       {"inputs", std::move(inputs)}, {"entries", std::move(entries)},
       {"all_fit", allFit},
   };
@@ -388,8 +389,8 @@ int runFit() {
   llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
   if (!chunks)
     return fail(InputError, chunks.takeError());
-  llvm::Expected<PlanRequest> request = planning.request(
-      chunks->chunks, chunksOption.getNumOccurrences() > 0);
+  llvm::Expected<PlanRequest> request =
+      planning.request(chunks->chunks, chunksOption.getNumOccurrences() > 0);
   if (!request)
     return fail(InputError, request.takeError());
   if (reporting.quiet && reporting.json)

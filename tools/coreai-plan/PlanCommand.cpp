@@ -146,8 +146,8 @@ llvm::Expected<SvgDestination> svgDestination(const Manifest &manifest) {
                       "with --entry and --chunks",
                       svgOption, manifest.entries.size())
             .str());
-  return SvgDestination{
-      llvm::sys::path::parent_path(svgOption).str(), svgOption};
+  return SvgDestination{llvm::sys::path::parent_path(svgOption).str(),
+                        svgOption};
 }
 
 std::string joinPath(llvm::StringRef dir, llvm::StringRef name) {
@@ -176,11 +176,11 @@ llvm::Error addOutputs(const PlannedBundle &bundle, OutputSet &outputs,
       return error;
 
   written = {"plan.manifest", "plan.json"};
-  llvm::Error error = llvm::joinErrors(
-      outputs.add(joinPath(outputDir, "plan.manifest"),
-                  writeManifestBinary(manifest)),
-      outputs.add(joinPath(outputDir, "plan.json"),
-                  writeManifestJson(manifest)));
+  llvm::Error error =
+      llvm::joinErrors(outputs.add(joinPath(outputDir, "plan.manifest"),
+                                   writeManifestBinary(manifest)),
+                       outputs.add(joinPath(outputDir, "plan.json"),
+                                   writeManifestJson(manifest)));
   for (const auto &[name, text] : bundle.plannedFiles) {
     error = llvm::joinErrors(std::move(error),
                              outputs.add(joinPath(outputDir, name), text));

@@ -220,10 +220,9 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
             llvm::inconvertibleErrorCode(),
             llvm::formatv("@{0} is static with S={1}; cannot plan it at "
                           "S={2} (from --chunks)",
-                          func.getSymName(), chunk,
-                          joinChunks(request.chunks))
+                          func.getSymName(), chunk, joinChunks(request.chunks))
                 .str());
-      jobs.push_back({func, chunk, false, {}, "", 0});
+      jobs.push_back({func, chunk, false, {}, ""});
       continue;
     }
     llvm::Expected<std::string> symbol = chunkSymbolOf(func, bindings);
@@ -244,7 +243,7 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
         return error;
       SymbolBindings all = bindings.fixed;
       all[*symbol] = chunk;
-      jobs.push_back({func, chunk, true, std::move(all), "", 0});
+      jobs.push_back({func, chunk, true, std::move(all), ""});
     }
   }
   std::set<std::string> names;
@@ -356,8 +355,6 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
   auto jobs = makeJobs(module, entries, request);
   if (!jobs)
     return inputError(path + ": " + llvm::toString(jobs.takeError()));
-  for (PlanJob &job : *jobs)
-    job.input = index;
   current->planned = mlir::ModuleOp::create(module.getLoc());
   (*current->planned)->setAttrs(module->getAttrDictionary());
   return jobs;
@@ -371,8 +368,7 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   clone.setSymName(job.plannedName);
   current->planned->push_back(clone);
   mlir::Builder builder(context.get());
-  clone->setAttr("coreai.entry",
-                 builder.getStringAttr(source.getSymName()));
+  clone->setAttr("coreai.entry", builder.getStringAttr(source.getSymName()));
   clone->setAttr("coreai.seq_len", builder.getI64IntegerAttr(job.chunk));
   if (job.dynamic) {
     if (observer)
@@ -425,8 +421,8 @@ llvm::Expected<std::string> Planner::plannedModuleText() {
   planned->setAttr("coreai.plan.heap",
                    builder.getI64IntegerAttr(current->plannedHeap));
   if (failed(mlir::verify(planned)))
-    return planError(InternalError, "the planned module of '" +
-                                        current->path + "' does not verify");
+    return planError(InternalError, "the planned module of '" + current->path +
+                                        "' does not verify");
   std::string text;
   llvm::raw_string_ostream os(text);
   planned->print(os);

@@ -80,7 +80,6 @@ struct PlanJob {
   bool dynamic = false;
   SymbolBindings bindings;
   std::string plannedName;
-  size_t input = 0; ///< index into PlanRequest::inputs
 };
 
 /// Told what the planner does, e.g. to show progress on a terminal.
