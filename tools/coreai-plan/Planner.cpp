@@ -310,6 +310,9 @@ struct Planner::Current {
   uint32_t manifestInput = 0;
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnostics;
+  /// Registered after `diagnostics`, so it runs first: it tells the
+  /// observer and passes the diagnostic on.
+  std::unique_ptr<mlir::ScopedDiagnosticHandler> interrupter;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   mlir::OwningOpRef<mlir::ModuleOp> planned;
   int64_t plannedHeap = 0; ///< the largest heap planned into `planned`
@@ -344,6 +347,12 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
   current->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   current->diagnostics = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
       current->sourceMgr, context.get());
+  if (observer)
+    current->interrupter = std::make_unique<mlir::ScopedDiagnosticHandler>(
+        context.get(), [observer = observer](mlir::Diagnostic &) {
+          observer->interrupt();
+          return mlir::failure();
+        });
   current->module =
       mlir::parseSourceFile<mlir::ModuleOp>(current->sourceMgr, context.get());
   if (!current->module)

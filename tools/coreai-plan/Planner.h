@@ -90,6 +90,8 @@ public:
   /// `stage` is "specialising", "planning", "verifying".
   virtual void stage(const PlanJob &job, llvm::StringRef stage) {}
   virtual void planned(const ManifestEntry &entry, double seconds) {}
+  /// A diagnostic is about to be printed: make room for it.
+  virtual void interrupt() {}
 };
 
 /// Plans the jobs of a bundle into a Manifest. Inputs are read one after

@@ -11,9 +11,14 @@ ProgressPrinter::ProgressPrinter(llvm::raw_ostream &os, bool terminal)
 
 ProgressPrinter::~ProgressPrinter() {
   // Leave the terminal clean for what the command prints next.
+  interrupt();
+}
+
+void ProgressPrinter::interrupt() {
   if (lineOpen)
     os << "\r\x1b[K";
   os.flush();
+  lineOpen = false;
 }
 
 double ProgressPrinter::elapsed() const {

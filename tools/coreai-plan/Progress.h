@@ -25,6 +25,7 @@ public:
   void reading(llvm::StringRef path) override;
   void stage(const PlanJob &job, llvm::StringRef stage) override;
   void planned(const ManifestEntry &entry, double seconds) override;
+  void interrupt() override;
 
 private:
   llvm::raw_ostream &os;
