@@ -16,6 +16,7 @@
 #include "coreai-plan/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -215,6 +216,13 @@ int runPlan() {
     return fail(InputError, request.takeError());
   if (reporting.quiet && reporting.json)
     return fail(InputError, "--quiet and --json exclude each other");
+  // `--svg DIR` (with a space) makes DIR an input: its value needs '='.
+  if (svgOption.getNumOccurrences() && svgOption.empty())
+    for (const std::string &input : planning.inputs)
+      if (llvm::StringRef(input).ends_with(".svg") ||
+          llvm::sys::fs::is_directory(input))
+        return fail(InputError, "'" + input + "' is not a graph; write --svg=" +
+                                    input + " to put the pictures there");
 
   std::unique_ptr<PlanObserver> progress = reporting.makeProgress();
   llvm::Expected<PlannedBundle> bundle = planBundle(*request, progress.get());
