@@ -223,6 +223,17 @@ FailureOr<int64_t> byteSize(Operation *op, Value value) {
 
 llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   llvm::SmallVector<unsigned, 2> candidates;
+  // Inference batch norm is a per-channel affine map of its input: result
+  // element i reads input element i and per-channel parameters. Its two
+  // other results are empty statistics (tensor<0xf32>).
+  if (op->getName().getStringRef() ==
+          "torch.aten._native_batch_norm_legit_no_training" &&
+      op->getNumOperands() > 0 && op->getNumResults() > 0 &&
+      op->getOperand(0).getType() == op->getResult(0).getType() &&
+      llvm::all_of(op->getResults().drop_front(), [](Value statistic) {
+        return bytesOf(statistic.getType()) == 0;
+      }))
+    return {0};
   if (op->getNumResults() != 1)
     return candidates;
   Type resultType = op->getResult(0).getType();

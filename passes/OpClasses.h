@@ -50,10 +50,11 @@ mlir::FailureOr<ResultClass> classifyResult(mlir::Operation *op,
 /// and overflow.
 mlir::FailureOr<int64_t> byteSize(mlir::Operation *op, mlir::Value value);
 
-/// Operands of the single-result elementwise `op` whose element i is read
-/// only to compute result element i, with the result's exact type: the
-/// result may be written over such an operand's buffer once nothing else
-/// reads it. Empty for anything else.
+/// Operands of the elementwise `op` whose element i is read only to compute
+/// element i of its result 0, with that result's exact type: the result may
+/// be written over such an operand's buffer once nothing else reads it.
+/// Single-result ops, and inference batch norm (whose other results are
+/// empty). Empty for anything else.
 llvm::SmallVector<unsigned, 2> inPlaceOperands(mlir::Operation *op);
 
 /// Operands of `op` whose storage its single result may take over when

@@ -119,3 +119,23 @@ func.func @returned_and_reduction(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor
   %4 = "test.use"(%3) : (tensor<16xf32>) -> tensor<1xf32>
   return %1, %4 : tensor<16xf32>, tensor<1xf32>
 }
+
+// Inference batch norm writes result 0 over its input (a per-channel affine
+// map); its empty statistics need no bytes. Refused when the input is read
+// again (the residual add below reads %x after the second batch norm).
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: "torch.aten._native_batch_norm_legit_no_training"{{.*}}coreai.in_place = array<i64: 0, -1, -1>, coreai.offsets = array<i64: [[BN:[0-9]+]], -1, -1>
+// CHECK-NEXT: "torch.aten.hardtanh"{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[BN]]>
+// CHECK-NEXT: "torch.aten._native_batch_norm_legit_no_training"
+// CHECK-NOT: coreai.in_place
+// CHECK-SAME: -> (tensor<1x4x2x2xf32>, tensor<0xf32>, tensor<0xf32>)
+func.func @batch_norm(%a: tensor<1x4x2x2xf32>, %w: tensor<4xf32>) -> tensor<1x4x2x2xf32> {
+  %x = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %bn:3 = "torch.aten._native_batch_norm_legit_no_training"(%x, %w, %w, %w, %w) : (tensor<1x4x2x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<1x4x2x2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %r = "torch.aten.hardtanh"(%bn#0) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %y = "torch.aten.neg"(%r) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %bn2:3 = "torch.aten._native_batch_norm_legit_no_training"(%y, %w, %w, %w, %w) : (tensor<1x4x2x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<1x4x2x2xf32>, tensor<0xf32>, tensor<0xf32>)
+  %s = "torch.aten.add"(%bn2#0, %y) : (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %u = "test.use"(%s) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  return %u : tensor<1x4x2x2xf32>
+}
