@@ -107,26 +107,33 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
     if (!exactFeasible)
       return outcome;
     // A tighter capacity prunes far harder: a packing at the lower bound is
-    // often found in a fraction of the time the slack capacity takes (C of
-    // the challenging set: 0.1 s against 6 s). So probe the bound first.
-    if (bound < capacity) {
-      ExactOptions options;
-      auto now = Clock::now();
-      options.deadline = now + (deadline - now) / 4;
-      ExactResult tight = searchWithinCapacity(problem, bound, options);
-      if (tight.offsets) {
-        outcome.offsets = std::move(tight.offsets);
-        outcome.optimal = true;
-        return outcome;
-      }
-    }
+    // often found much faster than one within the slack capacity (C of the
+    // challenging set), but the bound may also be infeasible (D). So the two
+    // searches take turns, restart by restart, until one succeeds: at most
+    // about twice the work of the better one.
     ExactOptions options;
     options.deadline = deadline;
-    ExactResult found = searchWithinCapacity(problem, capacity, options);
-    outcome.offsets = std::move(found.offsets);
+    ExactSearch atCapacity(problem, capacity, options);
+    std::optional<ExactSearch> atBound;
+    if (bound < capacity)
+      atBound.emplace(problem, bound, options);
+    bool capacityRunning = true;
+    while (capacityRunning) {
+      if (atBound && !atBound->step()) {
+        if (atBound->result().offsets) {
+          outcome.offsets = atBound->result().offsets;
+          outcome.optimal = true;
+          return outcome;
+        }
+        atBound.reset();
+      }
+      capacityRunning = atCapacity.step();
+    }
+    const ExactResult &found = atCapacity.result();
+    outcome.offsets = found.offsets;
     outcome.infeasibleProven = found.exhausted;
-    outcome.optimal = outcome.offsets && heapOf(problem, *outcome.offsets) ==
-                                             bound;
+    outcome.optimal =
+        outcome.offsets && heapOf(problem, *outcome.offsets) == bound;
     return outcome;
   }
 

@@ -13,6 +13,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -73,6 +75,9 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
 
 struct ExactOptions {
   Clock::time_point deadline;
+  /// A second, deterministic budget: the search stops (not exhausted) after
+  /// this many nodes, so a driver can interleave searches reproducibly.
+  int64_t nodeLimit = std::numeric_limits<int64_t>::max();
   /// The switches of the search's techniques; every one is sound on its own
   /// and the tests compare each off against on.
   bool canonicalOrder = true;
@@ -88,6 +93,24 @@ struct ExactResult {
   /// packing within the capacity exists.
   bool exhausted = false;
   int64_t nodes = 0;
+};
+
+/// The search for a packing within a capacity as a sequence of restarts,
+/// so that a driver can interleave two searches (say at the lower bound and
+/// at the capacity) without repeating work: each step() runs one more
+/// restart and returns false once the search has finished (a packing found,
+/// the space exhausted, or out of time or nodes).
+class ExactSearch {
+public:
+  ExactSearch(const BufferProblem &problem, int64_t capacity,
+              const ExactOptions &options);
+  ~ExactSearch();
+  bool step();
+  const ExactResult &result() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
 };
 
 /// Looks for a packing within `capacity` (branch and bound over canonical
