@@ -52,6 +52,8 @@ struct Group {
   bool outputShared = false;
   /// State placement put this group into that state argument's storage.
   int64_t stateArgument = -1;
+  /// The first op after the root's own that uses the group (-1: none yet).
+  int64_t firstUse = -1;
 };
 
 struct ValueInfo {
@@ -76,6 +78,7 @@ private:
   bool canOverwrite(Operation *op, unsigned operandIndex, int64_t time,
                     unsigned target) const;
   void reuseInPlace(Operation *op, int64_t time);
+  void reuseBufferInPlace(Operation *op, int64_t time);
   void placeInState(Operation *op, int64_t time);
   FunctionBuffers buildProblem();
 
@@ -128,6 +131,8 @@ void LivenessBuilder::recordUses(Operation *op, int64_t time) {
     if (const ValueInfo *used = lookup(operand)) {
       Group &group = groups[used->group];
       group.end = std::max(group.end, time + 1);
+      if (group.firstUse < 0 && time > group.start)
+        group.firstUse = time;
       if (renames && isa<BaseMemRefType>(operand.getType()) &&
           group.storage == Storage::Heap)
         group.storage = Storage::Outside;
@@ -259,6 +264,38 @@ void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
       resultGroup.start = std::min(resultGroup.start, targetGroup.start);
       outputPlacedBytes += targetGroup.size;
     }
+    return;
+  }
+}
+
+/// The memref form of in-place reuse: a linalg op writing a fresh
+/// allocation (this op is the first to touch it) elementwise from an input
+/// buffer that dies here writes into that input's bytes instead; the
+/// allocation joins the input's buffer.
+void LivenessBuilder::reuseBufferInPlace(Operation *op, int64_t time) {
+  std::optional<BufferInPlace> candidates = inPlaceBufferOperands(op);
+  if (!candidates)
+    return;
+  const ValueInfo *init = lookup(op->getOperand(candidates->init));
+  if (!init || !init->keepsLayout)
+    return;
+  unsigned written = find(init->group);
+  Group &writtenGroup = groups[written];
+  if (writtenGroup.storage != Storage::Heap || writtenGroup.firstUse != time)
+    return; // not a fresh allocation first written here
+  for (unsigned index : candidates->inputs) {
+    const ValueInfo *source = lookup(op->getOperand(index));
+    if (!source)
+      continue;
+    unsigned target = find(source->group);
+    Group &targetGroup = groups[target];
+    if (target == written || targetGroup.storage != Storage::Heap ||
+        targetGroup.size != writtenGroup.size ||
+        !canOverwrite(op, index, time, target))
+      continue;
+    writtenGroup.mergedInto = target;
+    targetGroup.end = std::max(targetGroup.end, writtenGroup.end);
+    inPlaceSavedBytes += writtenGroup.size;
     return;
   }
 }
@@ -410,8 +447,10 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
   for (size_t time = 0; time < order.size(); ++time) {
     if (options.statePlacement)
       placeInState(order[time], time);
-    if (options.inPlace)
+    if (options.inPlace) {
       reuseInPlace(order[time], time);
+      reuseBufferInPlace(order[time], time);
+    }
   }
   return buildProblem();
 }

@@ -277,6 +277,31 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   return candidates;
 }
 
+std::optional<BufferInPlace> inPlaceBufferOperands(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops())
+    return std::nullopt;
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  AffineMap map = linalgOp.getMatchingIndexingMap(init);
+  if (!map.isPermutation() || linalgOp.payloadUsesValueFromOperand(init))
+    return std::nullopt;
+  BufferInPlace candidates{init->getOperandNumber(), {}};
+  for (OpOperand *input : linalgOp.getDpsInputOperands()) {
+    Value value = input->get();
+    bool readInPlace = llvm::all_of(op->getOpOperands(), [&](OpOperand &use) {
+      return use.get() != value || &use == init ||
+             linalgOp.getMatchingIndexingMap(&use) == map;
+    });
+    if (value.getType() == init->get().getType() && readInPlace)
+      candidates.inputs.push_back(input->getOperandNumber());
+  }
+  if (candidates.inputs.empty())
+    return std::nullopt;
+  return candidates;
+}
+
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
   static const llvm::StringSet<> replacesElementsOfSelf = {
       "torch.aten.index_put", "torch.aten.index_copy",

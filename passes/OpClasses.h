@@ -57,6 +57,18 @@ mlir::FailureOr<int64_t> byteSize(mlir::Operation *op, mlir::Value value);
 /// empty). Empty for anything else.
 llvm::SmallVector<unsigned, 2> inPlaceOperands(mlir::Operation *op);
 
+/// A linalg op on buffers that may write its output into an input's bytes.
+struct BufferInPlace {
+  unsigned init;                          ///< the output operand
+  llvm::SmallVector<unsigned, 2> inputs;  ///< inputs it may overwrite
+};
+
+/// For a linalg op with buffer semantics, only parallel loops, one output
+/// indexed through a permutation whose old contents the body does not
+/// read: the inputs of the output's memref type indexed exactly like it.
+/// std::nullopt for anything else.
+std::optional<BufferInPlace> inPlaceBufferOperands(mlir::Operation *op);
+
 /// Operands of `op` whose storage its single result may take over when
 /// the operand dies there: the in-place operands above, and operand 0 of
 /// the ATen ops that return it with some elements replaced (`index_put`,

@@ -61,6 +61,16 @@ struct PlanPipelineOptions : PassPipelineOptions<PlanPipelineOptions> {
   ListOption<std::string> functions{
       *this, "functions",
       llvm::cl::desc("Rewrite only these functions (default: all)")};
+  Option<bool> inPlace{
+      *this, "in-place",
+      llvm::cl::desc("Elementwise outputs written into dying inputs (the "
+                     "arena rewrite's in-place)"),
+      llvm::cl::init(false)};
+  Option<bool> reorder{
+      *this, "reorder",
+      llvm::cl::desc("coreai-reorder on the linalg-on-tensors form, before "
+                     "bufferization"),
+      llvm::cl::init(false)};
   Option<bool> poison{*this, "poison",
                       llvm::cl::desc("Fill each arena with 0xFF on entry"),
                       llvm::cl::init(false)};
@@ -110,6 +120,12 @@ void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &opts) {
   perFunction.addPass(tosa::createTosaToLinalg());
   perFunction.addPass(createTosaToArithPass());
   perFunction.addPass(createTosaToTensorPass());
+  if (opts.reorder) {
+    CoreAIReorderOptions reorder;
+    reorder.alignment = opts.alignment;
+    reorder.inPlace = opts.inPlace;
+    perFunction.addPass(createCoreAIReorder(reorder));
+  }
 
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -124,6 +140,7 @@ void buildPlanPipeline(OpPassManager &pm, const PlanPipelineOptions &opts) {
   rewrite.alignment = opts.alignment;
   rewrite.functions.assign(opts.functions.begin(), opts.functions.end());
   rewrite.poison = opts.poison;
+  rewrite.inPlace = opts.inPlace;
   rewrite.testCorruptPlan = opts.testCorruptPlan;
   pm.addPass(createCoreAIRewriteToArena(rewrite));
   pm.addPass(createCanonicalizerPass());

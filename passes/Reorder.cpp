@@ -125,4 +125,25 @@ void applyOrder(func::FuncOp func, ArrayRef<Operation *> order) {
     op->moveBefore(&body, body.end());
 }
 
+FailureOr<std::pair<int64_t, int64_t>>
+reorderForLowerBound(func::FuncOp func, const LivenessOptions &options) {
+  FailureOr<FunctionBuffers> before = computeBuffers(func, options);
+  if (failed(before))
+    return failure();
+  int64_t bound = lowerBound(before->problem);
+  std::vector<Operation *> exported = currentOrder(func);
+  std::vector<Operation *> order = memoryAwareOrder(func, *before);
+  if (order == exported)
+    return std::make_pair(bound, bound);
+  applyOrder(func, order);
+  FailureOr<FunctionBuffers> after = computeBuffers(func, options);
+  if (failed(after))
+    return failure();
+  int64_t reordered = lowerBound(after->problem);
+  if (reordered < bound)
+    return std::make_pair(bound, reordered);
+  applyOrder(func, exported);
+  return std::make_pair(bound, bound);
+}
+
 } // namespace coreai

@@ -34,9 +34,11 @@ namespace {
 
 enum class ArenaForm { Alloc, Argument };
 
-/// An allocation the arena takes over and the buffer liveness gave it.
+/// An allocation the arena takes over and the buffer liveness gave it
+/// (with in-place reuse, several allocations may share one buffer).
 struct ArenaSlot {
   memref::AllocOp alloc;
+  size_t bufferIndex;
   Buffer buffer;
 };
 
@@ -154,6 +156,7 @@ FailureOr<SmallVector<ArenaSlot>>
 RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
   LivenessOptions liveness;
   liveness.alignment = alignment.getValue();
+  liveness.inPlace = inPlace;
   // Liveness refuses a whole function it cannot size (dynamic shapes).
   // That is not an error here: the function keeps its allocations, and the
   // reason is reported as a warning at the op liveness pointed at.
@@ -176,9 +179,11 @@ RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
     return SmallVector<ArenaSlot>();
   }
 
+  // Every owner: an allocation written in place joins another's buffer.
   llvm::DenseMap<Value, size_t> bufferOfRoot;
   for (size_t b = 0; b < buffers->values.size(); ++b)
-    bufferOfRoot[buffers->values[b].front()] = b;
+    for (unsigned owner = 0; owner < buffers->owners[b]; ++owner)
+      bufferOfRoot[buffers->values[b][owner]] = b;
 
   SmallVector<ArenaSlot> slots;
   WalkResult walk = func.walk([&](memref::AllocOp alloc) {
@@ -194,7 +199,8 @@ RewriteToArenaPass::collectSlots(func::FuncOp func, bool &refused) {
       diag << "allocation stays outside the arena: " << *why;
       return WalkResult::advance();
     }
-    ArenaSlot slot{alloc, buffers->problem.buffers[found->second]};
+    ArenaSlot slot{alloc, found->second,
+                   buffers->problem.buffers[found->second]};
     // An allocation that asks for more alignment than the plan's keeps it.
     if (std::optional<uint64_t> own = alloc.getAlignment())
       slot.buffer.alignment =
@@ -288,10 +294,17 @@ RewriteToArenaPass::rewriteFunction(func::FuncOp func, ArenaForm form,
   if (refused)
     return success();
 
+  // One buffer per liveness buffer that has a movable allocation.
   BufferProblem problem;
+  llvm::DenseMap<size_t, size_t> problemIndex;
   int64_t requested = 0, arenaAlignment = alignment.getValue();
   for (const ArenaSlot &slot : *slots) {
-    problem.buffers.push_back(slot.buffer);
+    auto [it, inserted] =
+        problemIndex.try_emplace(slot.bufferIndex, problem.buffers.size());
+    if (inserted)
+      problem.buffers.push_back(slot.buffer);
+    Buffer &buffer = problem.buffers[it->second];
+    buffer.alignment = std::max(buffer.alignment, slot.buffer.alignment);
     requested += slot.buffer.size;
     arenaAlignment = std::max(arenaAlignment, slot.buffer.alignment);
   }
@@ -336,8 +349,9 @@ RewriteToArenaPass::rewriteFunction(func::FuncOp func, ArenaForm form,
       failed(passArenaAtCallSites(func, plan.heap, arenaAlignment)))
     return failure();
 
-  for (auto [slot, offset] : llvm::zip_equal(*slots, plan.offsets)) {
+  for (const ArenaSlot &slot : *slots) {
     memref::AllocOp alloc = slot.alloc;
+    int64_t offset = plan.offsets[problemIndex.lookup(slot.bufferIndex)];
     for (Value alias : aliasesOf(alloc.getResult()))
       for (Operation *user : llvm::make_early_inc_range(alias.getUsers()))
         if (isa<memref::DeallocOp>(user))

@@ -3,10 +3,11 @@
 
   unplanned: upstream mlir-opt only: TOSA -> linalg -> one-shot-bufferize ->
              buffer-deallocation-pipeline (plain memref.alloc/dealloc)
-  planned:   coreai-plan-opt --coreai-plan-pipeline="poison=true ..."
-             (the same steps, then the arena rewrite; every arena is filled
-             with 0xFF bytes - f32 NaN - on entry, so reading a buffer that
-             nothing wrote poisons the result)
+  planned:   coreai-plan-opt --coreai-plan-pipeline="poison=true in-place=true
+             reorder=true ..." (the same steps, the ops reordered before
+             bufferization, then the arena rewrite with in-place reuse; every
+             arena is filled with 0xFF bytes - f32 NaN - on entry, so reading
+             a buffer that nothing wrote poisons the result)
 
 Both are lowered to LLVM by upstream mlir-opt and executed by mlir-runner
 with the C runner utils. The model's @main prints its result as f32 and as
@@ -90,6 +91,9 @@ def main():
                     help="comma-separated functions to rewrite (default: every "
                          "defined one but @print*, whose unranked casts "
                          "liveness cannot size)")
+    ap.add_argument("--no-reuse", action="store_true",
+                    help="plan without in-place reuse and reordering (on by "
+                         "default, as coreai-plan plans for h18p)")
     ap.add_argument("--corrupt", action="store_true",
                     help="negative control: plan with test-corrupt-plan=true")
     ap.add_argument("--workdir", type=Path,
@@ -116,11 +120,13 @@ def compare(args, work):
         name for name in re.findall(r"^\s*func\.func @(\w+)\(", args.model.read_text(), re.M)
         if not name.startswith("print"))
     options = f"poison=true arena={args.arena} functions={functions}"
+    if not args.no_reuse:
+        options += " in-place=true reorder=true"
     if args.corrupt:
         options += " test-corrupt-plan=true"
     diagnostics = plan(args.model, planned, options)
     for line in diagnostics.splitlines():
-        if "warning:" in line or "error:" in line:
+        if "warning:" in line or "error:" in line or "remark: reordered" in line:
             print(line)
 
     text = planned.read_text()

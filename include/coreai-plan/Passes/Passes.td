@@ -51,6 +51,26 @@ def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
   }];
 }
 
+def CoreAIReorder : Pass<"coreai-reorder", "mlir::func::FuncOp"> {
+  let summary = "Reorder ops (topologically) to lower the peak of live bytes";
+  let description = [{
+    Moves the function's ops into the memory-aware order of
+    coreai::memoryAwareOrder (data dependencies, uses in regions and the
+    order of ops with side effects kept) when that lowers the lower bound
+    of its buffer problem; otherwise leaves it. For pipelines that bufferize
+    and plan afterwards (coreai-plan-pipeline); `coreai-plan-buffers
+    reorder=true` instead compares planned heaps. Emits a remark with both
+    bounds when it reorders.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "64",
+           "Offset alignment the bound assumes (power of two)">,
+    Option<"inPlace", "in-place", "bool", "false",
+           "Count elementwise results written over a dying operand as "
+           "sharing its buffer">,
+  ];
+}
+
 def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
   let summary = "Place planned memref.alloc buffers in one arena (memref.view)";
   let description = [{
@@ -76,6 +96,9 @@ def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
            "Budget of the exact search per function">,
     ListOption<"functions", "functions", "std::string",
                "Rewrite only these functions (default: every definition)">,
+    Option<"inPlace", "in-place", "bool", "false",
+           "A linalg op writing a fresh allocation elementwise from an "
+           "input that dies there writes into the input's bytes">,
     Option<"poison", "poison", "bool", "false",
            "Fill the arena with 0xFF bytes (f32 NaN) on entry, so a read of "
            "a buffer nothing wrote shows up">,

@@ -34,6 +34,14 @@ std::vector<mlir::Operation *> currentOrder(mlir::func::FuncOp func);
 void applyOrder(mlir::func::FuncOp func,
                 llvm::ArrayRef<mlir::Operation *> order);
 
+/// The order change without a solve, for pipelines that plan later (after
+/// bufferization): applies memoryAwareOrder when it lowers the lower bound
+/// of the function's buffer problem, else leaves the order. Returns the
+/// bounds before and after (equal when nothing moved); fails where
+/// liveness does (the diagnostic was emitted).
+mlir::FailureOr<std::pair<int64_t, int64_t>>
+reorderForLowerBound(mlir::func::FuncOp func, const LivenessOptions &options);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_PASSES_REORDER_H

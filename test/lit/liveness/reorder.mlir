@@ -4,6 +4,15 @@
 // order of ops with side effects are kept.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=reorder=true %s | FileCheck %s
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers %s | FileCheck %s --check-prefix=EXPORTED
+// The coreai-reorder pass (for pipelines that plan after bufferization)
+// compares lower bounds instead of planned heaps, and says what it did.
+// RUN: coreai-plan-opt --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(coreai-reorder))' %s 2>&1 | FileCheck %s --check-prefix=PASS
+// PASS: remark: reordered @sink_early_producer: lower bound 1600 -> 1088 bytes
+// PASS-NOT: remark: reordered
+// PASS-LABEL: func.func @sink_early_producer
+// PASS: "torch.aten.exp"
+// PASS-NEXT: "torch.aten.sum"
+// PASS-NEXT: "torch.aten.neg"
 
 // %0 (1 KiB) is made long before its only reader; the exp/sum pair in
 // between needs 516 bytes more (the sum at offset 1536). Made after them,
