@@ -229,7 +229,11 @@ bool LivenessBuilder::canOverwrite(Operation *op, unsigned operandIndex,
 /// placement, a returned result instead pulls the dying operand's buffer
 /// (the whole chain that built it) into its output's storage.
 void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
-  llvm::SmallVector<unsigned, 2> candidates = inPlaceOperands(op);
+  llvm::SmallVector<unsigned, 2> candidates;
+  if (options.inPlace)
+    candidates = inPlaceOperands(op);
+  if (options.inPlaceSoftmax && candidates.empty())
+    candidates = softmaxInPlaceOperands(op);
   if (candidates.empty())
     return;
   const ValueInfo *result = lookup(op->getResult(0));
@@ -447,10 +451,10 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
   for (size_t time = 0; time < order.size(); ++time) {
     if (options.statePlacement)
       placeInState(order[time], time);
-    if (options.inPlace) {
+    if (options.inPlace || options.inPlaceSoftmax)
       reuseInPlace(order[time], time);
+    if (options.inPlace)
       reuseBufferInPlace(order[time], time);
-    }
   }
   return buildProblem();
 }

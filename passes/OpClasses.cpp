@@ -302,6 +302,17 @@ std::optional<BufferInPlace> inPlaceBufferOperands(Operation *op) {
   return candidates;
 }
 
+llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(Operation *op) {
+  static const llvm::StringSet<> names = {
+      "torch.aten._softmax", "torch.aten.softmax", "torch.aten._log_softmax",
+      "torch.aten.log_softmax"};
+  if (op->getNumResults() == 1 && op->getNumOperands() > 0 &&
+      names.contains(op->getName().getStringRef()) &&
+      op->getOperand(0).getType() == op->getResult(0).getType())
+    return {0};
+  return {};
+}
+
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
   static const llvm::StringSet<> replacesElementsOfSelf = {
       "torch.aten.index_put", "torch.aten.index_copy",

@@ -69,6 +69,11 @@ struct BufferInPlace {
 /// std::nullopt for anything else.
 std::optional<BufferInPlace> inPlaceBufferOperands(mlir::Operation *op);
 
+/// {0} for a softmax or log-softmax (ATen) whose input has the result's
+/// type: a kernel that finishes reading a row before writing it may run in
+/// place. Empty for anything else.
+llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(mlir::Operation *op);
+
 /// Operands of `op` whose storage its single result may take over when
 /// the operand dies there: the in-place operands above, and operand 0 of
 /// the ATen ops that return it with some elements replaced (`index_put`,

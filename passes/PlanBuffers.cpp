@@ -37,6 +37,7 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     options.liveness.alignment = alignment;
     options.liveness.inPlace = inPlace;
     options.liveness.outputsInHeap = outputsInHeap;
+    options.liveness.inPlaceSoftmax = inPlaceSoftmax;
     options.liveness.outputPlacement = outputPlacement;
     options.liveness.statePlacement = statePlacement;
     options.reorder = reorder;

@@ -225,11 +225,13 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
 
   // Savings are measured, not estimated: against the plan in the exported
   // order with every reuse technique off.
-  bool reuse = options.liveness.inPlace || options.liveness.statePlacement;
+  bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
+               options.liveness.statePlacement;
   int64_t plainHeap = solved->plan.heap;
   if (reuse) {
     LivenessOptions without = options.liveness;
     without.inPlace = false;
+    without.inPlaceSoftmax = false;
     without.outputPlacement = false;
     without.statePlacement = false;
     FailureOr<Solved> plain =

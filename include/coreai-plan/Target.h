@@ -23,8 +23,8 @@ struct Target {
   int64_t alignment = 1;
   /// Largest scratch heap the runtime can allocate, 0 when unlimited.
   int64_t heapLimit = 0;
-  /// Op classes the runtime runs in place (output over a dying operand);
-  /// the only class the planner knows is "elementwise".
+  /// Op classes the runtime runs in place (output over a dying operand):
+  /// "elementwise", "softmax" (docs/LIVENESS.md says which ops each holds).
   std::vector<std::string> inPlaceOpClasses;
   /// The caller binds output / state buffers before the call, so they are
   /// not placed in the scratch heap.

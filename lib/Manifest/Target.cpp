@@ -47,9 +47,9 @@ static bool fromJSON(const json::Value &value, Target &target,
     return false;
   }
   for (const std::string &opClass : target.inPlaceOpClasses)
-    if (opClass != "elementwise") {
+    if (opClass != "elementwise" && opClass != "softmax") {
       path.field("in_place_op_classes")
-          .report("unknown op class (known: elementwise)");
+          .report("unknown op class (known: elementwise, softmax)");
       return false;
     }
   return true;

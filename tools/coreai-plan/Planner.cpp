@@ -106,6 +106,8 @@ FunctionPlanOptions planOptionsFor(const Target &target,
   options.liveness.alignment = target.alignment;
   options.liveness.inPlace =
       target.runsInPlace("elementwise") && !reuse.noInPlace;
+  options.liveness.inPlaceSoftmax =
+      target.runsInPlace("softmax") && !reuse.noInPlace;
   options.liveness.outputsInHeap = !target.outputsBoundBeforeCall;
   options.liveness.outputPlacement =
       target.outputsBoundBeforeCall && !reuse.noOutputPlacement;

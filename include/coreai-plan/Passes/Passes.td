@@ -21,6 +21,9 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
            "Let elementwise ops write into an operand that dies there">,
     Option<"outputsInHeap", "outputs-in-heap", "bool", "false",
            "Plan returned values in the heap too (live to the return)">,
+    Option<"inPlaceSoftmax", "in-place-softmax", "bool", "false",
+           "Let softmax write into its input when it dies there (the "
+           "target's kernels finish reading a row before writing it)">,
     Option<"outputPlacement", "output-placement", "bool", "false",
            "With in-place: an in-place chain ending in a returned value "
            "lives in that output's storage">,

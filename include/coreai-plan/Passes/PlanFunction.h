@@ -24,6 +24,9 @@ struct LivenessOptions {
   int64_t alignment = 64;
   /// Elementwise ops may write into an operand's buffer that dies there.
   bool inPlace = false;
+  /// Softmax (a row at a time: every element of a row is read before any
+  /// is written) may write into its input's buffer when it dies there.
+  bool inPlaceSoftmax = false;
   /// Put returned values in the scratch heap too (some runtimes want it).
   bool outputsInHeap = false;
   /// A heap buffer whose in-place chain ends in a returned value lives in

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Plans every function of every graph in the shared graphs folder at every
+chunk size with the reuse techniques switched on one after another, and
+replays each plan on a shadow heap (coreai-verify-replay):
+
+  no reuse     the problem as exported: every intermediate its own buffer,
+               ops in the exported order (its lower bound: no packing of it
+               can be smaller)
+  in-place     + elementwise results written over a dying operand
+  + placement  + in-place chains ending in an output built in the output's
+               storage, state updates written into their state argument
+  + reorder    + the memory-aware op order (kept only where it helps)
+  + softmax    + softmax written over its input (the "softmax" op class, which
+               a target opts into; h18p does not)
+
+    bench/reuse.py [--build BUILD_DIR] [--shared SHARED_DIR] [--update]
+
+Alignment 256 (the h18p target). Prints the table as Markdown; --update
+rewrites the `reuse` section of docs/benchmarks.md.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ALIGNMENT = 256
+CHUNKS = [1, 16, 32, 64]
+
+# (column, pass options on top of the alignment)
+CONFIGS = [
+    ("no reuse", ""),
+    ("in-place", "in-place=true"),
+    ("+ placement", "in-place=true output-placement=true state-placement=true"),
+    ("+ reorder", "in-place=true output-placement=true state-placement=true "
+                  "reorder=true"),
+    ("+ softmax in place", "in-place=true output-placement=true "
+                           "state-placement=true reorder=true "
+                           "in-place-softmax=true"),
+]
+PLAN = re.compile(r"func\.func @(\w+)\(.*?coreai\.plan = \{([^}]*)\}")
+
+
+def plans(opt, graph, options, bind=None):
+    """{function: {field: value}} of one coreai-plan-opt run, verdict."""
+    pipeline = []
+    if bind:
+        pipeline.append(f"--coreai-specialize-shapes=bind={bind}")
+    pipeline.append(f"--coreai-plan-buffers=alignment={ALIGNMENT} {options}")
+    pipeline.append("--coreai-verify-replay")
+    r = subprocess.run([opt, "--allow-unregistered-dialect", graph, *pipeline],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        first = next((l for l in r.stderr.splitlines() if "error:" in l),
+                     r.stderr.strip()[:200])
+        return None, first
+    result = {}
+    for name, fields in PLAN.findall(r.stdout):
+        result[name] = dict(re.findall(r"(\w+) = (\"[^\"]*\"|\w+)", fields))
+    return result, "pass"
+
+
+def sequence_length(graph, function, text_cache={}):
+    if graph not in text_cache:
+        with open(graph) as f:
+            text_cache[graph] = f.read()
+    text = text_cache[graph]
+    m = re.search(rf"func\.func @{function}\((.*?)\)\s*->", text, re.S)
+    seq = re.search(r"coreai\.seq_len = (\d+)", text[m.start():m.start() + 400000]) if m else None
+    ids = re.search(r"tensor<1x(\d+)xi64> \{coreai\.kind = \"input\", "
+                    r"coreai\.name = \"input_ids\"", m.group(1)) if m else None
+    if ids:
+        return int(ids.group(1))
+    return int(seq.group(1)) if seq else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--shared", default=os.environ.get(
+        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
+    parser.add_argument("--update", action="store_true")
+    args = parser.parse_args()
+    opt = os.path.join(args.build, "bin", "coreai-plan-opt")
+    folder = os.path.join(args.shared, "graphs")
+    if not os.path.isdir(folder):
+        sys.exit(f"reuse.py: no {folder}")
+
+    rows = []
+    started = time.time()
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".mlir"):
+            continue
+        graph = os.path.join(folder, name)
+        binds = [None]
+        if ".dyn." in name:
+            binds = [f"s58={s}" for s in CHUNKS]
+        for bind in binds:
+            columns, verdicts, lower = {}, [], {}
+            for column, options in CONFIGS:
+                result, verdict = plans(opt, graph, options, bind)
+                verdicts.append(verdict)
+                if result is None:
+                    continue
+                for function, fields in result.items():
+                    columns.setdefault(function, {})[column] = int(fields["heap"])
+                    if column == "no reuse":
+                        lower[function] = int(fields["lower_bound"])
+                    if column == "+ reorder":
+                        columns[function]["reordered"] = fields.get("reordered")
+            for function in sorted(columns):
+                s = int(bind.split("=")[1]) if bind else sequence_length(graph, function)
+                rows.append((name, function, s, lower.get(function),
+                             columns[function], verdicts))
+    elapsed = time.time() - started
+
+    lines = [
+        f"Heap in bytes per function at alignment {ALIGNMENT}, each technique "
+        "added to the ones before (`bench/reuse.py`; "
+        f"{len(rows)} plans per column, {elapsed:.0f} s in all on this "
+        "machine). `no-reuse LB` is the lower bound of the problem as "
+        "exported, which `no reuse` reaches. `replay` is the verdict of "
+        "`coreai-verify-replay` on every plan of the row (all five columns).",
+        "",
+        "| graph | function | S | no-reuse LB | no reuse | in-place | "
+        "+ output/state placement | + reorder (h18p default) | vs no reuse | "
+        "+ softmax in place (opt-in) | replay |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    for name, function, s, lb, heaps, verdicts in rows:
+        cells = [f"{heaps[c]:,}" if c in heaps else "error"
+                 for c, _ in CONFIGS[:4]]
+        softmax = heaps.get("+ softmax in place")
+        best = heaps.get("+ reorder")
+        if best is not None and heaps.get("+ reorder") and heaps.get("no reuse"):
+            ratio = f"{best / heaps['no reuse'] * 100:.1f} %"
+        else:
+            ratio = "n/a"
+        if heaps.get("reordered") == "true":
+            cells[-1] += " (reordered)"
+        verdict = "pass" if all(v == "pass" for v in verdicts) else \
+            next(v for v in verdicts if v != "pass")
+        lines.append(f"| {name} | @{function} | {s} | "
+                     f"{lb:,} | " + " | ".join(cells) +
+                     f" | {ratio} | "
+                     f"{f'{softmax:,}' if softmax is not None else 'error'}"
+                     f" | {verdict} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.update:
+        path = os.path.join(ROOT, "docs", "benchmarks.md")
+        with open(path) as f:
+            text = f.read()
+        begin, end = "<!-- BEGIN reuse -->", "<!-- END reuse -->"
+        section = f"{begin}\n{table}\n{end}"
+        if begin in text:
+            text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
+                          lambda _: section, text, flags=re.S)
+        else:
+            text = text.rstrip("\n") + "\n\n## Reuse: in-place, placement, " \
+                "op order (issue 8)\n\n" + section + "\n"
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+
+if __name__ == "__main__":
+    main()
