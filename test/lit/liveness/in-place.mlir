@@ -126,6 +126,7 @@ func.func @returned_and_reduction(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor
 // CHECK-LABEL: func.func @batch_norm
 // CHECK: "torch.aten._native_batch_norm_legit_no_training"{{.*}}coreai.in_place = array<i64: 0, -1, -1>, coreai.offsets = array<i64: [[BN:[0-9]+]], -1, -1>
 // CHECK-NEXT: "torch.aten.hardtanh"{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[BN]]>
+// CHECK-NEXT: "torch.aten.neg"
 // CHECK-NEXT: "torch.aten._native_batch_norm_legit_no_training"
 // CHECK-NOT: coreai.in_place
 // CHECK-SAME: -> (tensor<1x4x2x2xf32>, tensor<0xf32>, tensor<0xf32>)
