@@ -626,6 +626,24 @@ const ExactResult &ExactSearch::result() const {
   return impl->search ? impl->search->result() : impl->oversized;
 }
 
+int64_t countTimeOverlaps(const BufferProblem &problem) {
+  std::vector<std::pair<int64_t, int>> events;
+  for (const Buffer &b : problem.buffers)
+    if (b.start < b.end) {
+      events.emplace_back(b.start, 1);
+      events.emplace_back(b.end, -1);
+    }
+  // Ends sort before starts at the same time: those buffers do not meet.
+  std::sort(events.begin(), events.end());
+  int64_t live = 0, pairs = 0;
+  for (auto [time, delta] : events) {
+    if (delta > 0)
+      pairs += live;
+    live += delta;
+  }
+  return pairs;
+}
+
 ExactResult searchWithinCapacity(const BufferProblem &problem,
                                  int64_t capacity,
                                  const ExactOptions &options) {

@@ -26,9 +26,20 @@ Offsets placeNaive(const BufferProblem &problem) {
 
 Offsets placeInOrder(const BufferProblem &problem,
                      llvm::ArrayRef<size_t> order, Fit fit) {
+  return *placeInOrder(problem, order, fit, Clock::time_point::max());
+}
+
+std::optional<Offsets> placeInOrder(const BufferProblem &problem,
+                                    llvm::ArrayRef<size_t> order, Fit fit,
+                                    Clock::time_point deadline) {
   PlacementIndex index(problem);
   Offsets offsets(problem.buffers.size(), 0);
-  for (size_t i : order) {
+  bool timed = deadline != Clock::time_point::max();
+  for (size_t k = 0; k < order.size(); ++k) {
+    // A clock read costs about as much as a placement; every 256th is noise.
+    if (timed && k % 256 == 255 && Clock::now() >= deadline)
+      return std::nullopt;
+    size_t i = order[k];
     offsets[i] = fit == Fit::Lowest ? index.lowestFit(i) : index.tightestFit(i);
     index.place(i, offsets[i]);
   }

@@ -50,28 +50,6 @@ std::optional<Algorithm> parseAlgorithm(llvm::StringRef name) {
 namespace {
 using namespace solvers;
 
-/// The exact search keeps per-pair overlap lists: beyond this many pairs it
-/// would spend the budget building them, and such instances are far beyond
-/// what branch and bound can close anyway.
-constexpr int64_t maxExactOverlaps = 4'000'000;
-
-int64_t countOverlaps(const BufferProblem &problem) {
-  std::vector<std::pair<int64_t, int>> events;
-  for (const Buffer &b : problem.buffers)
-    if (b.start < b.end) {
-      events.emplace_back(b.start, 1);
-      events.emplace_back(b.end, -1);
-    }
-  std::sort(events.begin(), events.end());
-  int64_t live = 0, pairs = 0;
-  for (auto [time, delta] : events) {
-    if (delta > 0)
-      pairs += live;
-    live += delta;
-  }
-  return pairs;
-}
-
 struct Outcome {
   std::optional<Offsets> offsets;
   bool optimal = false;
@@ -91,7 +69,7 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
   }
   // Heuristics get a quarter of the budget when the exact search can follow,
   // all of it otherwise; they stop once they reach the capacity (or bound).
-  bool exactFeasible = countOverlaps(problem) <= maxExactOverlaps;
+  bool exactFeasible = countTimeOverlaps(problem) <= maxExactOverlaps;
   int64_t target = capacity > 0 ? capacity : bound;
   Offsets best = portfolio(
       problem, target,

@@ -38,6 +38,12 @@ Offsets placeNaive(const BufferProblem &problem);
 /// collides with no already placed buffer that is live at the same time.
 Offsets placeInOrder(const BufferProblem &problem, llvm::ArrayRef<size_t> order,
                      Fit fit);
+/// The same, but gives up (std::nullopt) once `deadline` has passed: the
+/// clock is read every few hundred buffers, so a budget holds within a
+/// fraction of a pass even on 100k buffers.
+std::optional<Offsets> placeInOrder(const BufferProblem &problem,
+                                    llvm::ArrayRef<size_t> order, Fit fit,
+                                    Clock::time_point deadline);
 
 /// Largest padded size first; earlier start, then input order, on ties.
 std::vector<size_t> orderBySize(const BufferProblem &problem);
@@ -112,6 +118,13 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// Pairs of buffers live at the same time: the size of the exact search's
+/// overlap lists.
+int64_t countTimeOverlaps(const BufferProblem &problem);
+/// Beyond this many pairs the search would spend the budget building its
+/// lists, and such instances are far beyond what branch and bound closes.
+constexpr int64_t maxExactOverlaps = 4'000'000;
 
 /// Looks for a packing within `capacity` (branch and bound over canonical
 /// solutions, after MiniMalloc, with time-connected components solved
