@@ -55,6 +55,23 @@ cl::opt<bool> inPlace("in-place",
 cl::opt<bool> outputsInHeap("outputs-in-heap",
                             cl::desc("Plan returned values in the heap too"),
                             cl::sub(buffersCommand));
+// The other reuse techniques, off here (this command has no target); see
+// docs/LIVENESS.md. `plan` turns them on where the target allows.
+cl::opt<bool> inPlaceSoftmax("in-place-softmax",
+                             cl::desc("Let softmax write into its input "
+                                      "when it dies there"),
+                             cl::sub(buffersCommand));
+cl::opt<bool> outputPlacement("output-placement",
+                              cl::desc("With --in-place: build chains that "
+                                       "end in an output in its storage"),
+                              cl::sub(buffersCommand));
+cl::opt<bool> statePlacement("state-placement",
+                             cl::desc("Write state updates into their state "
+                                      "argument"),
+                             cl::sub(buffersCommand));
+cl::opt<bool> reorder("reorder",
+                      cl::desc("Reorder ops when that lowers the heap"),
+                      cl::sub(buffersCommand));
 cl::list<std::string> functionNames("function",
                                     cl::desc("Plan only this function "
                                              "(repeatable; default: all)"),
@@ -125,8 +142,9 @@ void printTable(llvm::ArrayRef<Row> rows, double parseMillis) {
       "algorithm", "optimal", "in-place-saved", "ms");
   for (const Row &row : rows) {
     const PlannedEntry &e = row.entry;
+    bool reuse = inPlace || inPlaceSoftmax || statePlacement;
     std::string saved =
-        inPlace ? std::to_string(e.inPlaceSavedBytes) : std::string("-");
+        reuse ? std::to_string(e.inPlaceSavedBytes) : std::string("-");
     llvm::outs() << llvm::formatv(
         "{0,-16} {1,5} {2,8} {3,12} {4,12} {5,8:F4} {6,-17} {7,-7} {8,14} "
         "{9,9:F1}\n",
@@ -209,6 +227,10 @@ int runBuffers() {
   options.liveness.alignment = alignment;
   options.liveness.inPlace = inPlace;
   options.liveness.outputsInHeap = outputsInHeap;
+  options.liveness.inPlaceSoftmax = inPlaceSoftmax;
+  options.liveness.outputPlacement = outputPlacement;
+  options.liveness.statePlacement = statePlacement;
+  options.reorder = reorder;
   options.solve.algorithm = *algorithm;
   options.solve.timeLimitMs = timeLimitMs;
   options.maxHeap = maxHeap;

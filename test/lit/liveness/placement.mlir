@@ -7,6 +7,11 @@
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="in-place=true output-placement=true state-placement=true" %s | FileCheck %s
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=in-place=true %s | FileCheck %s --check-prefix=OFF
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="in-place=true output-placement=true state-placement=true" --coreai-verify-replay %s -o /dev/null
+// The same switches on `coreai-plan buffers`:
+// RUN: coreai-plan buffers %s --in-place --output-placement --state-placement | FileCheck %s --check-prefix=CLI
+// RUN: coreai-plan buffers %s | FileCheck %s --check-prefix=CLI-OFF
+// CLI: @softcap 0 0 0 0 1.0000 best yes 128
+// CLI-OFF: @softcap 0 2 128 128 1.0000 best yes -
 
 // The logits soft-cap: mm -> div -> tanh -> mul, returned. Without output
 // placement the chain holds one heap buffer until mul writes the output;
