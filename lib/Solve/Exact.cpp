@@ -348,16 +348,18 @@ int64_t Search::highestFloor(int begin, int end) const {
 
 bool Search::consistent(const Partition &partition, int placed,
                         int64_t lastOffset) {
-  if (!options.sectionInference)
+  if (!options.sectionInference && !options.releaseDates)
     return true;
   // With canonical order, searchNode's cut (offset + the largest section
   // load) already covers floor + load everywhere: sections the placed
   // buffer misses kept both, and in its own sections top + the rest equals
   // offset + the load before. Without it, check every section.
-  if (!options.canonicalOrder)
+  if (!options.canonicalOrder && options.sectionInference)
     for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s)
       if (maximal[s] && floor[s] + total[s] > capacity)
         return false;
+  if (!options.releaseDates)
+    return true;
   auto fits = [&](int begin, int end) {
     for (int s = std::max(begin, partition.sectionBegin);
          s < std::min(end, partition.sectionEnd); ++s)

@@ -90,6 +90,8 @@ struct ExactOptions {
   bool dominance = true;
   bool sectionInference = true;
   bool decomposition = true;
+  /// The one-machine release-date bound per section (docs/SOLVERS.md).
+  bool releaseDates = true;
 };
 
 struct ExactResult {
