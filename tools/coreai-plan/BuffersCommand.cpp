@@ -80,7 +80,7 @@ cl::list<std::string> functionNames("function",
 cl::opt<int64_t> timeLimitMs("time-limit-ms",
                              cl::desc("Budget of the exact search per "
                                       "function (algorithm best)"),
-                             cl::init(1000), cl::sub(buffersCommand));
+                             cl::init(10000), cl::sub(buffersCommand));
 cl::opt<int64_t> maxHeap("max-heap",
                          cl::desc("Exit with code 2 when a heap exceeds N "
                                   "bytes"),

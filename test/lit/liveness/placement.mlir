@@ -11,7 +11,7 @@
 // RUN: coreai-plan buffers %s --in-place --output-placement --state-placement | FileCheck %s --check-prefix=CLI
 // RUN: coreai-plan buffers %s | FileCheck %s --check-prefix=CLI-OFF
 // CLI: @softcap 0 0 0 0 1.0000 best yes 128
-// CLI-OFF: @softcap 0 2 128 128 1.0000 best yes -
+// CLI-OFF: @softcap 0 3 128 128 1.0000 best yes -
 
 // The logits soft-cap: mm -> div -> tanh -> mul, returned. Without output
 // placement the chain holds one heap buffer until mul writes the output;
