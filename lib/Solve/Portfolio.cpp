@@ -148,8 +148,19 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
   std::vector<size_t> starts(tried.size());
   for (size_t i = 0; i < starts.size(); ++i)
     starts[i] = i;
+  // Among equal heaps, the packing with the fewest buffers reaching into
+  // the top band first: fewer have to move down.
+  std::vector<size_t> crowding(tried.size(), 0);
+  for (size_t i = 0; i < tried.size(); ++i) {
+    int64_t band = std::max<int64_t>(1, (tried[i].heap - target) / 2);
+    for (size_t j = 0; j < problem.buffers.size(); ++j)
+      crowding[i] += tried[i].offsets[j] + problem.buffers[j].size >
+                     tried[i].heap - band;
+  }
   std::stable_sort(starts.begin(), starts.end(), [&](size_t a, size_t b) {
-    return tried[a].heap < tried[b].heap;
+    if (tried[a].heap != tried[b].heap)
+      return tried[a].heap < tried[b].heap;
+    return crowding[a] < crowding[b];
   });
   constexpr int maxRounds = 16;
   for (size_t start : starts) {
