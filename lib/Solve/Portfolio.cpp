@@ -109,61 +109,12 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
   auto done = [&] {
     return tried[best].heap <= target || Clock::now() >= deadline;
   };
-  for (const auto &[orderFn, fit] : strategies) {
-    consider(orderFn(problem), fit);
-    if (done())
-      return tried[best].offsets;
-    if (tried.size() != 1)
-      continue;
-    // Right after greedy-by-size: the exact core, for large traces. Cores
-    // of 1024, 2048, ... while they close and improve the heap (a larger
-    // core leaves fewer holes to chance); if even 1024 does not close, 512
-    // and then 256.
-    std::vector<size_t> bySize = orderBySize(problem);
-    bool closed = false;
-    for (size_t k = 1024; 4 * k <= bySize.size() && !done(); k *= 2) {
-      auto offsets = packCoreThenRest(problem, bySize, k, deadline);
-      if (!offsets)
-        break;
-      int64_t before = tried[best].heap;
-      keep(std::move(*offsets), bySize);
-      closed = true;
-      if (tried[best].heap >= before)
-        break;
-    }
-    for (size_t k = 512; !closed && k >= 256 && 4 * k <= bySize.size() &&
-                         !done();
-         k /= 2)
-      if (auto offsets = packCoreThenRest(problem, bySize, k, deadline)) {
-        keep(std::move(*offsets), bySize);
-        closed = true;
-      }
-    if (done())
-      return tried[best].offsets;
-  }
 
-  // Iterated greedy from each strategy's packing, best first. The sequence
-  // of orders depends only on the input; the deadline (a safety cap) only
-  // decides how many rounds run.
-  std::vector<size_t> starts(tried.size());
-  for (size_t i = 0; i < starts.size(); ++i)
-    starts[i] = i;
-  // Among equal heaps, the packing with the fewest buffers reaching into
-  // the top band first: fewer have to move down.
-  std::vector<size_t> crowding(tried.size(), 0);
-  for (size_t i = 0; i < tried.size(); ++i) {
-    int64_t band = std::max<int64_t>(1, (tried[i].heap - target) / 2);
-    for (size_t j = 0; j < problem.buffers.size(); ++j)
-      crowding[i] += tried[i].offsets[j] + problem.buffers[j].size >
-                     tried[i].heap - band;
-  }
-  std::stable_sort(starts.begin(), starts.end(), [&](size_t a, size_t b) {
-    if (tried[a].heap != tried[b].heap)
-      return tried[a].heap < tried[b].heap;
-    return crowding[a] < crowding[b];
-  });
+  // Iterated greedy from one packing. The sequence of orders depends only
+  // on the input; the deadline (a safety cap) only decides how many rounds
+  // run.
   constexpr int maxRounds = 16;
-  for (size_t start : starts) {
+  auto iterate = [&](size_t start) {
     Candidate from = tried[start];
     for (int round = 0; round < maxRounds; ++round) {
       int64_t band = std::max<int64_t>(1, (from.heap - target) / 2);
@@ -172,16 +123,92 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
       std::optional<Candidate> next;
       for (Fit fit : {Fit::Lowest, Fit::Tightest}) {
         if (done())
-          return tried[best].offsets;
+          return;
         size_t before = tried.size();
         consider(order, fit);
         if (tried.size() > before && (!next || tried.back().heap < next->heap))
           next = tried.back();
       }
       if (!next || next->heap >= from.heap)
-        break;
+        return;
       from = std::move(*next);
     }
+  };
+  // Starts by heap; among equal heaps, the packing with the fewest buffers
+  // reaching into the top band first: fewer have to move down.
+  std::vector<size_t> starts;
+  std::vector<char> iterated;
+  auto rankStarts = [&] {
+    std::vector<size_t> crowding(tried.size(), 0);
+    for (size_t i : starts) {
+      int64_t band = std::max<int64_t>(1, (tried[i].heap - target) / 2);
+      for (size_t j = 0; j < problem.buffers.size(); ++j)
+        crowding[i] += tried[i].offsets[j] + problem.buffers[j].size >
+                       tried[i].heap - band;
+    }
+    std::vector<size_t> ranked = starts;
+    std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+      if (tried[a].heap != tried[b].heap)
+        return tried[a].heap < tried[b].heap;
+      return crowding[a] < crowding[b];
+    });
+    return ranked;
+  };
+
+  for (size_t s = 0; s < std::size(strategies); ++s) {
+    const auto &[orderFn, fit] = strategies[s];
+    size_t before = tried.size();
+    consider(orderFn(problem), fit);
+    if (tried.size() > before)
+      starts.push_back(before);
+    if (done())
+      return tried[best].offsets;
+    if (s == 0) {
+      // Right after greedy-by-size: the exact core, for large traces. Cores
+      // of 1024, 2048, ... while they close and improve the heap (a larger
+      // core leaves fewer holes to chance); if even 1024 does not close,
+      // 512 and then 256.
+      std::vector<size_t> bySize = orderBySize(problem);
+      bool closed = false;
+      for (size_t k = 1024; 4 * k <= bySize.size() && !done(); k *= 2) {
+        auto offsets = packCoreThenRest(problem, bySize, k, deadline);
+        if (!offsets)
+          break;
+        int64_t before = tried[best].heap;
+        starts.push_back(tried.size());
+        keep(std::move(*offsets), bySize);
+        closed = true;
+        if (tried[best].heap >= before)
+          break;
+      }
+      for (size_t k = 512;
+           !closed && k >= 256 && 4 * k <= bySize.size() && !done(); k /= 2)
+        if (auto offsets = packCoreThenRest(problem, bySize, k, deadline)) {
+          starts.push_back(tried.size());
+          keep(std::move(*offsets), bySize);
+          closed = true;
+        }
+      if (done())
+        return tried[best].offsets;
+    }
+    if (s == 1) {
+      // The slower passes can wait: iterated greedy from the most promising
+      // of the fast ones first (pangu: optimal from peak-first).
+      std::vector<size_t> ranked = rankStarts();
+      iterated.assign(tried.size(), 0);
+      iterated[ranked.front()] = 1;
+      iterate(ranked.front());
+      if (done())
+        return tried[best].offsets;
+    }
+  }
+  iterated.resize(tried.size(), 0);
+  for (size_t start : rankStarts()) {
+    if (iterated[start])
+      continue;
+    iterate(start);
+    if (done())
+      break;
   }
   return tried[best].offsets;
 }
