@@ -194,13 +194,23 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   if (order == exported)
     return false;
   applyOrder(func, order);
-  FailureOr<Solved> candidate =
-      solveInCurrentOrder(func, options.liveness, options.solve, why);
-  if (failed(candidate))
+  FailureOr<FunctionBuffers> buffers = computeBuffers(func, options.liveness);
+  if (failed(buffers)) {
+    why = PlanFailure::Internal; // the same ops planned a moment ago
     return failure();
-  if (candidate->plan.heap < best.plan.heap) {
-    best = std::move(*candidate);
-    return true;
+  }
+  // No packing of the new order beats its lower bound: search only when
+  // that is below the heap already found (the search may take its cap).
+  if (lowerBound(buffers->problem) < best.plan.heap) {
+    FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, options.solve);
+    if (failed(plan)) {
+      why = PlanFailure::Internal;
+      return failure();
+    }
+    if (plan->heap < best.plan.heap) {
+      best = Solved{std::move(*buffers), std::move(*plan)};
+      return true;
+    }
   }
   applyOrder(func, exported);
   return false;
