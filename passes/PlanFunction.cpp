@@ -161,6 +161,13 @@ FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
   return *result.plan;
 }
 
+/// The side solves (the baseline without reuse, an order that may not be
+/// kept) do not report progress: only the plan being made does.
+SolveOptions quietly(SolveOptions options) {
+  options.onImprovement = nullptr;
+  return options;
+}
+
 struct Solved {
   FunctionBuffers buffers;
   Plan plan;
@@ -202,7 +209,8 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   // No packing of the new order beats its lower bound: search only when
   // that is below the heap already found (the search may take its cap).
   if (lowerBound(buffers->problem) < best.plan.heap) {
-    FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, options.solve);
+    FailureOr<Plan> plan =
+        solveAndVerify(func, buffers->problem, quietly(options.solve));
     if (failed(plan)) {
       why = PlanFailure::Internal;
       return failure();
@@ -245,7 +253,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     without.outputPlacement = false;
     without.statePlacement = false;
     FailureOr<Solved> plain =
-        solveInCurrentOrder(func, without, options.solve, failure);
+        solveInCurrentOrder(func, without, quietly(options.solve), failure);
     if (mlir::failed(plain))
       return fail(PlanFailure::Internal);
     plainHeap = plain->plan.heap;

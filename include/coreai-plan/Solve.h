@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ struct SolveOptions {
   /// it proves the heap optimal. A safety cap: runs that finish within it
   /// are deterministic.
   int64_t timeLimitMs = 1000;
+  /// `best` calls it with each smaller heap it finds (after the heuristics,
+  /// then during the exact search) and the lower bound: for progress
+  /// displays. Called on the solving thread; may be empty.
+  std::function<void(int64_t heap, int64_t lowerBound)> onImprovement;
 };
 
 /// Packs the problem. Without a capacity the heap is minimised; with one,

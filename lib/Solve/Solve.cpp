@@ -59,7 +59,12 @@ struct Outcome {
 /// Portfolio, then the exact search: with a capacity, for any packing within
 /// it; without, for ever smaller heaps down to the lower bound.
 Outcome solveBest(const BufferProblem &problem, int64_t bound,
-                  Clock::time_point begin, int64_t timeLimitMs) {
+                  Clock::time_point begin, const SolveOptions &solveOptions) {
+  int64_t timeLimitMs = solveOptions.timeLimitMs;
+  auto improved = [&](int64_t heap) {
+    if (solveOptions.onImprovement)
+      solveOptions.onImprovement(heap, bound);
+  };
   Clock::time_point deadline = begin + std::chrono::milliseconds(timeLimitMs);
   int64_t capacity = problem.capacity;
   Outcome outcome;
@@ -76,6 +81,7 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
       exactFeasible ? begin + std::chrono::milliseconds(timeLimitMs / 4)
                     : deadline);
   int64_t heap = heapOf(problem, best);
+  improved(heap);
   if (heap <= target) {
     outcome.offsets = std::move(best);
     outcome.optimal = heap == bound;
@@ -131,6 +137,7 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
     if (found.offsets) {
       best = std::move(*found.offsets);
       heap = heapOf(problem, best);
+      improved(heap);
     } else if (found.exhausted) {
       low = probe + 1;
     } else if (probe == bound) {
@@ -164,7 +171,7 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
     outcome.offsets = bestFit(problem);
     break;
   case Algorithm::Best:
-    outcome = solveBest(problem, bound, begin, options.timeLimitMs);
+    outcome = solveBest(problem, bound, begin, options);
     break;
   }
 

@@ -392,6 +392,10 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
     observer->stage(job, "planning");
   FunctionPlanOptions options = request.options;
   options.chunk = job.chunk;
+  if (observer)
+    options.solve.onImprovement = [&](int64_t heap, int64_t bound) {
+      observer->improved(job, heap, bound);
+    };
   PlanFailure why = PlanFailure::Internal;
   mlir::FailureOr<PlannedEntry> entry = planFunction(clone, options, &why);
   if (failed(entry))

@@ -89,6 +89,8 @@ public:
   virtual void reading(llvm::StringRef path) {}
   /// `stage` is "specialising", "planning", "verifying".
   virtual void stage(const PlanJob &job, llvm::StringRef stage) {}
+  /// The search found a smaller heap for `job` (lower bound `bound`).
+  virtual void improved(const PlanJob &job, int64_t heap, int64_t bound) {}
   virtual void planned(const ManifestEntry &entry, double seconds) {}
   /// A diagnostic is about to be printed: make room for it.
   virtual void interrupt() {}

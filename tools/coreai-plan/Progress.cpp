@@ -57,6 +57,16 @@ void ProgressPrinter::stage(const PlanJob &job, llvm::StringRef stage) {
                           source.getSymName(), job.chunk, stage));
 }
 
+void ProgressPrinter::improved(const PlanJob &job, int64_t heap,
+                               int64_t bound) {
+  mlir::func::FuncOp source = job.source;
+  double gapPercent = bound ? 100.0 * double(heap - bound) / bound : 0.0;
+  transient(llvm::formatv("[{0,6:F1} s] @{1} S={2}: searching, best heap {3} "
+                          "bytes, gap {4:F2}%",
+                          elapsed(), source.getSymName(), job.chunk, heap,
+                          gapPercent));
+}
+
 void ProgressPrinter::planned(const ManifestEntry &entry, double seconds) {
   const PlannedEntry &e = entry.planned;
   double gapPercent =

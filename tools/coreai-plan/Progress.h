@@ -24,6 +24,7 @@ public:
 
   void reading(llvm::StringRef path) override;
   void stage(const PlanJob &job, llvm::StringRef stage) override;
+  void improved(const PlanJob &job, int64_t heap, int64_t bound) override;
   void planned(const ManifestEntry &entry, double seconds) override;
   void interrupt() override;
 
