@@ -19,6 +19,7 @@ Alignment 256 (the h18p target). Prints the table as Markdown; --update
 rewrites the `reuse` section of docs/benchmarks.md.
 """
 import argparse
+import functools
 import os
 import re
 import subprocess
@@ -62,17 +63,23 @@ def plans(opt, graph, options, bind=None):
     return result, "pass"
 
 
-def sequence_length(graph, function, text_cache={}):
-    if graph not in text_cache:
-        with open(graph) as f:
-            text_cache[graph] = f.read()
-    text = text_cache[graph]
+@functools.lru_cache(maxsize=None)
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def sequence_length(graph, function):
+    """S of a static function: its input_ids width, else its coreai.seq_len."""
+    text = read(graph)
     m = re.search(rf"func\.func @{function}\((.*?)\)\s*->", text, re.S)
-    seq = re.search(r"coreai\.seq_len = (\d+)", text[m.start():m.start() + 400000]) if m else None
+    if not m:
+        return 0
     ids = re.search(r"tensor<1x(\d+)xi64> \{coreai\.kind = \"input\", "
-                    r"coreai\.name = \"input_ids\"", m.group(1)) if m else None
+                    r"coreai\.name = \"input_ids\"", m.group(1))
     if ids:
         return int(ids.group(1))
+    seq = re.search(r"coreai\.seq_len = (\d+)", text[m.start():])
     return int(seq.group(1)) if seq else 0
 
 
