@@ -51,6 +51,10 @@ llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);
 int fail(ExitCode code, const llvm::Twine &message);
 /// The same for an llvm::Error (consumed).
 int fail(ExitCode code, llvm::Error error);
+/// Prints an error of the bundle planner (unless MLIR already printed it)
+/// and returns its exit code; errors that are not BundleErrors are bad
+/// input.
+int reportError(llvm::Error error);
 
 } // namespace coreai::cli
 

@@ -1,15 +1,14 @@
 //===- FitCommand.cpp - coreai-plan fit -----------------------------------===//
 //
-// The question a runtime with a fixed heap asks: for each entry point,
-// which chunk sizes S have a planned heap within N bytes, and which is the
-// largest. A list of S is planned in full (heaps need not grow with S); a
-// range A..B is bisected per dynamic entry point, which assumes they do.
+// Which chunk sizes fit a runtime's fixed heap (coreai-plan/Bundle/Fit.h):
+// options in, the answer out as a table and verdicts or as JSON.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "Planner.h"
 #include "PlanningOptions.h"
 #include "TextTable.h"
+
+#include "coreai-plan/Bundle/Fit.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -43,10 +42,6 @@ cl::opt<std::string>
                  cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
                  cl::sub(fitCommand));
 
-/// A range may not span more sizes than this (it is bisected, but every
-/// size is a job the planner lists).
-constexpr int64_t maxRangeSpan = 1 << 16;
-
 llvm::Expected<int64_t> parseHeapTotal(llvm::StringRef text) {
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -71,198 +66,6 @@ llvm::Expected<int64_t> parseHeapTotal(llvm::StringRef text) {
     return bad("too large");
   return value * unit;
 }
-
-/// The chunk sizes to try and whether they came as a range.
-struct ChunkChoice {
-  std::vector<int64_t> chunks;
-  bool range = false;
-};
-
-llvm::Expected<ChunkChoice> parseChunkChoice(llvm::StringRef text) {
-  auto [first, last] = text.split("..");
-  if (first.size() == text.size()) {
-    auto list = parseChunkList(text);
-    if (!list)
-      return list.takeError();
-    return ChunkChoice{std::move(*list), false};
-  }
-  auto bad = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "bad --chunks '" + text + "': " + why);
-  };
-  int64_t low, high;
-  if (first.trim().getAsInteger(10, low) || last.trim().getAsInteger(10, high))
-    return bad("expected a list S,S,... or a range A..B of integers");
-  if (low <= 0)
-    return bad("chunk sizes must be positive, got " + llvm::Twine(low));
-  if (high < low)
-    return bad("the range is empty (" + llvm::Twine(low) + " > " +
-               llvm::Twine(high) + ")");
-  if (high - low >= maxRangeSpan)
-    return bad("the range spans more than " + llvm::Twine(maxRangeSpan) +
-               " sizes");
-  ChunkChoice choice{{}, true};
-  for (int64_t s = low; s <= high; ++s)
-    choice.chunks.push_back(s);
-  return choice;
-}
-
-//===----------------------------------------------------------------------===//
-// Planning
-//===----------------------------------------------------------------------===//
-
-struct FitPoint {
-  int64_t chunk = 0;
-  int64_t heap = 0;
-  int64_t lowerBound = 0;
-  bool optimal = false;
-  bool fits = false;
-};
-
-/// One entry point over the sizes it was tried at.
-struct EntryFit {
-  std::string entry;
-  std::vector<FitPoint> planned; ///< sorted by S
-  /// Sizes a bisection did not plan, with what monotonicity implies.
-  std::vector<std::pair<int64_t, bool>> inferred;
-  bool bisected = false;
-  size_t candidates = 0; ///< sizes tried or inferred
-
-  std::vector<int64_t> fitting() const {
-    std::vector<int64_t> sizes;
-    for (const FitPoint &p : planned)
-      if (p.fits)
-        sizes.push_back(p.chunk);
-    for (const auto &[chunk, fits] : inferred)
-      if (fits)
-        sizes.push_back(chunk);
-    llvm::sort(sizes);
-    return sizes;
-  }
-  /// The first pair of planned sizes whose heap shrinks as S grows.
-  std::optional<std::pair<FitPoint, FitPoint>> notMonotone() const {
-    for (size_t i = 0; i < planned.size(); ++i)
-      for (size_t j = i + 1; j < planned.size(); ++j)
-        if (planned[j].heap < planned[i].heap)
-          return std::make_pair(planned[i], planned[j]);
-    return std::nullopt;
-  }
-};
-
-class Fitter {
-public:
-  Fitter(const PlanRequest &request, int64_t budget, PlanObserver *observer)
-      : request(request), budget(budget), planner(request, observer) {}
-
-  llvm::Error run(bool range) {
-    for (size_t i = 0; i < request.inputs.size(); ++i) {
-      auto jobs = planner.read(i);
-      if (!jobs)
-        return jobs.takeError();
-      // Jobs come grouped by function, each group in ascending S.
-      for (size_t begin = 0; begin < jobs->size();) {
-        size_t end = begin + 1;
-        while (end < jobs->size() &&
-               (*jobs)[end].source == (*jobs)[begin].source)
-          ++end;
-        llvm::ArrayRef<PlanJob> group =
-            llvm::ArrayRef(*jobs).slice(begin, end - begin);
-        llvm::Error error =
-            range && group.front().dynamic ? bisect(group) : planEach(group);
-        if (error)
-          return error;
-        begin = end;
-      }
-    }
-    if (llvm::Error error = planner.finish())
-      return error;
-    for (EntryFit &fit : fits)
-      llvm::sort(fit.planned, [](const FitPoint &a, const FitPoint &b) {
-        return a.chunk < b.chunk;
-      });
-    return llvm::Error::success();
-  }
-
-  const std::vector<EntryFit> &results() const { return fits; }
-  const Manifest &manifest() const { return planner.manifest(); }
-
-private:
-  const PlanRequest &request;
-  int64_t budget;
-  Planner planner;
-  std::vector<EntryFit> fits; ///< in order of first appearance
-
-  EntryFit &fitOf(llvm::StringRef entry) {
-    for (EntryFit &fit : fits)
-      if (fit.entry == entry)
-        return fit;
-    fits.push_back({entry.str(), {}, {}, false, 0});
-    return fits.back();
-  }
-
-  llvm::Expected<bool> tryJob(const PlanJob &job) {
-    auto planned = planner.plan(job);
-    if (!planned)
-      return planned.takeError();
-    const PlannedEntry &e = (*planned)->planned;
-    FitPoint point{e.chunk, e.plan.heap, e.plan.lowerBound, e.plan.optimal,
-                   e.plan.heap <= budget};
-    EntryFit &fit = fitOf(e.entry);
-    fit.planned.push_back(point);
-    ++fit.candidates;
-    return point.fits;
-  }
-
-  llvm::Error planEach(llvm::ArrayRef<PlanJob> group) {
-    for (const PlanJob &job : group)
-      if (auto fits = tryJob(job); !fits)
-        return fits.takeError();
-    return llvm::Error::success();
-  }
-
-  /// The largest fitting S of a range, assuming the heap grows with S:
-  /// the ends first, then halving the interval between a size that fits
-  /// and one that does not. Unplanned sizes are inferred from that.
-  llvm::Error bisect(llvm::ArrayRef<PlanJob> group) {
-    std::vector<std::optional<bool>> known(group.size());
-    auto probe = [&](size_t i) -> llvm::Error {
-      auto fits = tryJob(group[i]);
-      if (!fits)
-        return fits.takeError();
-      known[i] = *fits;
-      return llvm::Error::success();
-    };
-    size_t low = 0, high = group.size() - 1;
-    if (llvm::Error error = probe(low))
-      return error;
-    if (*known[low] && high != low) {
-      if (llvm::Error error = probe(high))
-        return error;
-      if (*known[high])
-        low = high;
-      while (!*known[high] && high - low > 1) {
-        size_t mid = low + (high - low) / 2;
-        if (llvm::Error error = probe(mid))
-          return error;
-        (*known[mid] ? low : high) = mid;
-      }
-    }
-    // Everything at or below the largest fitting size fits, the rest not.
-    std::optional<int64_t> largest;
-    if (*known[low])
-      largest = group[low].chunk;
-    mlir::func::FuncOp source = group.front().source;
-    EntryFit &fit = fitOf(source.getSymName());
-    fit.bisected = true;
-    for (size_t i = 0; i < group.size(); ++i)
-      if (!known[i]) {
-        fit.inferred.push_back(
-            {group[i].chunk, largest && group[i].chunk <= *largest});
-        ++fit.candidates;
-      }
-    return llvm::Error::success();
-  }
-};
 
 //===----------------------------------------------------------------------===//
 // Reporting
@@ -312,8 +115,9 @@ void printVerdict(const EntryFit &fit, int64_t budget, llvm::raw_ostream &os) {
                         pair->second.heap);
 }
 
-void printFit(const Fitter &fitter, int64_t budget, llvm::raw_ostream &os) {
-  const Manifest &m = fitter.manifest();
+void printFit(const BundleFit &fit, llvm::raw_ostream &os) {
+  const Manifest &m = fit.manifest;
+  int64_t budget = fit.budget;
   std::vector<std::string> files;
   for (const ManifestInput &input : m.inputs)
     files.push_back(input.file);
@@ -324,8 +128,8 @@ void printFit(const Fitter &fitter, int64_t budget, llvm::raw_ostream &os) {
   TextTable table({"entry", "S", "lower bound", "heap", "fits"},
                   {false, true, true, true, false});
   bool unproven = false;
-  for (const EntryFit &fit : fitter.results())
-    for (const FitPoint &p : fit.planned) {
+  for (const EntryFit &entry : fit.entries)
+    for (const FitPoint &p : entry.planned) {
       // A heap over the budget is a proven "no" when it is optimal or the
       // lower bound is over too; otherwise a longer search might fit.
       bool proven = p.fits || p.optimal || p.lowerBound > budget;
@@ -333,24 +137,25 @@ void printFit(const Fitter &fitter, int64_t budget, llvm::raw_ostream &os) {
       std::string fits = p.fits ? "yes" : "no";
       if (!proven)
         fits += "*";
-      table.add({"@" + fit.entry, std::to_string(p.chunk),
+      table.add({"@" + entry.entry, std::to_string(p.chunk),
                  std::to_string(p.lowerBound), std::to_string(p.heap), fits});
     }
   table.print(os);
   if (unproven)
     os << "* the lower bound fits but the search found no packing that does "
           "within --time-limit-ms\n";
-  for (const EntryFit &fit : fitter.results())
-    printVerdict(fit, budget, os);
+  for (const EntryFit &entry : fit.entries)
+    printVerdict(entry, budget, os);
 }
 
-llvm::json::Value fitJson(const Fitter &fitter, int64_t budget) {
-  const Manifest &m = fitter.manifest();
+llvm::json::Value fitJson(const BundleFit &result) {
+  const Manifest &m = result.manifest;
+  int64_t budget = result.budget;
   llvm::json::Array inputs, entries;
   for (const ManifestInput &input : m.inputs)
     inputs.push_back(input.file);
   bool allFit = true;
-  for (const EntryFit &fit : fitter.results()) {
+  for (const EntryFit &fit : result.entries) {
     llvm::json::Array points;
     for (const FitPoint &p : fit.planned)
       points.push_back(llvm::json::Object{{"S", p.chunk},
@@ -398,42 +203,35 @@ int runFit() {
 
   // The budget is the heap total, or the target's own limit when smaller;
   // a heap over it is an answer here, not an error.
-  int64_t budget = *heapTotal;
-  if (request->target.heapLimit && request->target.heapLimit < budget) {
+  int64_t budget = fitBudget(request->target, *heapTotal);
+  if (budget != *heapTotal)
     llvm::errs() << llvm::formatv(
         "coreai-plan: note: target {0} limits the heap to {1} bytes; fitting "
         "into that\n",
         request->target.name, request->target.heapLimit);
-    budget = request->target.heapLimit;
-  }
-  request->options.maxHeap = 0;
 
   std::unique_ptr<PlanObserver> progress = reporting.makeProgress();
-  Fitter fitter(*request, budget, progress.get());
-  llvm::Error error = fitter.run(chunks->range);
+  llvm::Expected<BundleFit> fit =
+      fitBundle(std::move(*request), budget, chunks->range, progress.get());
   progress.reset();
-  if (error)
-    return reportError(std::move(error));
+  if (!fit)
+    return reportError(fit.takeError());
 
-  bool allFit = llvm::all_of(fitter.results(), [](const EntryFit &fit) {
-    return !fit.fitting().empty();
-  });
   if (reporting.json) {
-    llvm::outs() << llvm::formatv("{0:2}", fitJson(fitter, budget)) << "\n";
+    llvm::outs() << llvm::formatv("{0:2}", fitJson(*fit)) << "\n";
   } else if (!reporting.quiet) {
-    printFit(fitter, budget, llvm::outs());
-    size_t failing = llvm::count_if(fitter.results(), [](const EntryFit &f) {
-      return f.fitting().empty();
-    });
+    printFit(*fit, llvm::outs());
+    size_t failing = llvm::count_if(
+        fit->entries, [](const EntryFit &f) { return f.fitting().empty(); });
     if (failing)
       llvm::outs() << llvm::formatv("{0} of {1} entry points fit at no chunk "
                                     "size\n",
-                                    failing, fitter.results().size());
+                                    failing, fit->entries.size());
     else
       llvm::outs() << llvm::formatv("every entry point fits at some chunk "
                                     "size\n");
   }
-  return allFit ? Success : NotFound;
+  return fit->allFit() ? Success : NotFound;
 }
 
 } // namespace coreai::cli

@@ -1,17 +1,17 @@
 //===- PlanCommand.cpp - coreai-plan plan ---------------------------------===//
 //
 // The AOT build step: every entry point of a bundle at every chunk size is
-// planned (Planner.h); then the manifest (binary and JSON), the annotated
+// planned (coreai-plan/Bundle/Planner.h); then the manifest (binary and JSON), the annotated
 // graphs and, on request, one heap picture per entry and S are written
 // together, or not at all.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "OutputSet.h"
-#include "Planner.h"
 #include "PlanningOptions.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Bundle/Planner.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Report.h"
 

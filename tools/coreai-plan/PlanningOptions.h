@@ -11,7 +11,10 @@
 #ifndef COREAI_PLAN_TOOLS_PLANNINGOPTIONS_H
 #define COREAI_PLAN_TOOLS_PLANNINGOPTIONS_H
 
-#include "Planner.h"
+
+#include "Commands.h"
+
+#include "coreai-plan/Bundle/Planner.h"
 
 #include "llvm/Support/CommandLine.h"
 

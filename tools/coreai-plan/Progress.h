@@ -9,7 +9,8 @@
 #ifndef COREAI_PLAN_TOOLS_PROGRESS_H
 #define COREAI_PLAN_TOOLS_PROGRESS_H
 
-#include "Planner.h"
+
+#include "coreai-plan/Bundle/Planner.h"
 
 #include "llvm/Support/raw_ostream.h"
 

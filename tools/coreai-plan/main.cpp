@@ -1,6 +1,7 @@
 //===- main.cpp - The coreai-plan command-line tool -----------------------===//
 #include "Commands.h"
 
+#include "coreai-plan/Bundle/Planner.h"
 #include "coreai-plan/Version.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -26,6 +27,35 @@ int fail(ExitCode code, llvm::Error error) {
   return fail(code, llvm::toString(std::move(error)));
 }
 
+static ExitCode exitCodeOf(PlanFailure kind) {
+  switch (kind) {
+  case PlanFailure::BadInput:
+    return InputError;
+  case PlanFailure::OverLimit:
+    return NotFound;
+  case PlanFailure::Internal:
+    return InternalError;
+  }
+  return InternalError;
+}
+
+int reportError(llvm::Error error) {
+  int code = InputError;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const BundleError &e) {
+        ExitCode kindCode = exitCodeOf(e.kind);
+        code = kindCode;
+        if (!e.message.empty())
+          fail(kindCode, e.message);
+      },
+      [&](const llvm::ErrorInfoBase &e) {
+        code = InputError;
+        fail(InputError, e.message());
+      });
+  return code;
+}
+
 } // namespace coreai::cli
 
 int main(int argc, char **argv) {
@@ -36,9 +66,12 @@ int main(int argc, char **argv) {
        << LLVM_VERSION_STRING << ")\n";
   });
   const Command commands[] = {
-      {solveCommand, runSolve},         {buffersCommand, runBuffers},
-      {planCommand, runPlan},           {inspectCommand, runInspect},
-      {checkHeapCommand, runCheckHeap}, {explainCommand, runExplain},
+      {solveCommand, runSolve},
+      {buffersCommand, runBuffers},
+      {planCommand, runPlan},
+      {inspectCommand, runInspect},
+      {checkHeapCommand, runCheckHeap},
+      {explainCommand, runExplain},
       {fitCommand, runFit},
   };
   // libLLVM registers hundreds of codegen options; users only need ours.

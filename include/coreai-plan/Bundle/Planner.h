@@ -1,18 +1,19 @@
-//===- Planner.h - Planning a bundle for the CLI's subcommands --*- C++ -*-===//
+//===- Planner.h - Planning a bundle: entries x S -> manifest ---*- C++ -*-===//
 //
-// What `plan` and `fit` share. The graphs of a bundle are read one at a
-// time; each entry point is cloned per chunk size S into a planned module,
-// specialised, planned with planFunction and verified before its plan
-// leaves. `plan` plans every (entry point, S); `fit` may plan only some.
+// The bundle planner the CLI (`plan`, `fit`) stands on. The graphs of a
+// bundle are read one at a time; each entry point is cloned per chunk size
+// S into a planned module, specialised, planned with planFunction and
+// verified before its plan leaves. planBundle() plans every (entry point,
+// S); fitBundle() (Fit.h) plans only the ones its question needs.
 //
-// Errors are llvm::Errors; a PlanError carries the exit code. MLIR
-// diagnostics are printed as they are emitted, pointing into the file.
+// Errors are llvm::Errors; a BundleError says which kind of failure it was
+// (bad input, over a limit, internal). MLIR diagnostics are printed as they
+// are emitted, pointing into the file, and leave the BundleError's message
+// empty.
 //
 //===----------------------------------------------------------------------===//
-#ifndef COREAI_PLAN_TOOLS_PLANNER_H
-#define COREAI_PLAN_TOOLS_PLANNER_H
-
-#include "Commands.h"
+#ifndef COREAI_PLAN_BUNDLE_PLANNER_H
+#define COREAI_PLAN_BUNDLE_PLANNER_H
 
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Passes/PlanFunction.h"
@@ -31,27 +32,25 @@
 #include <utility>
 #include <vector>
 
-namespace coreai::cli {
+namespace coreai {
 
-/// An error that ends the process with `code`. An empty message means the
-/// diagnostic was already printed (at the op, by MLIR).
-class PlanError : public llvm::ErrorInfo<PlanError> {
+/// A failure of the bundle planner and its kind. An empty message means
+/// the diagnostic was already printed (at the op, by MLIR). Errors of other
+/// classes from the planner are bad input.
+class BundleError : public llvm::ErrorInfo<BundleError> {
 public:
   static char ID;
-  PlanError(ExitCode code, std::string message)
-      : code(code), message(std::move(message)) {}
+  BundleError(PlanFailure kind, std::string message)
+      : kind(kind), message(std::move(message)) {}
   void log(llvm::raw_ostream &os) const override { os << message; }
   std::error_code convertToErrorCode() const override {
     return llvm::inconvertibleErrorCode();
   }
-  ExitCode code;
+  PlanFailure kind;
   std::string message;
 };
 
-llvm::Error planError(ExitCode code, const llvm::Twine &message);
-/// Prints `error` (unless already printed) and returns its exit code;
-/// errors that are not PlanErrors are bad input.
-int reportError(llvm::Error error);
+llvm::Error bundleError(PlanFailure kind, const llvm::Twine &message);
 
 /// --bind: which symbol is S, and the fixed values of the others.
 struct Bindings {
@@ -164,6 +163,6 @@ FunctionPlanOptions planOptionsFor(const Target &target,
 /// `MODEL.planned.mlir` for `dir/MODEL.mlir`.
 std::string plannedModelName(llvm::StringRef input);
 
-} // namespace coreai::cli
+} // namespace coreai
 
-#endif // COREAI_PLAN_TOOLS_PLANNER_H
+#endif // COREAI_PLAN_BUNDLE_PLANNER_H

@@ -1,5 +1,5 @@
-//===- Planner.cpp - Planning a bundle for the CLI's subcommands ----------===//
-#include "Planner.h"
+//===- Planner.cpp - Planning a bundle: entries x S -> manifest -----------===//
+#include "coreai-plan/Bundle/Planner.h"
 
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Verify.h"
@@ -21,28 +21,12 @@
 #include <chrono>
 #include <map>
 
-namespace coreai::cli {
+namespace coreai {
 
-char PlanError::ID = 0;
+char BundleError::ID = 0;
 
-llvm::Error planError(ExitCode code, const llvm::Twine &message) {
-  return llvm::make_error<PlanError>(code, message.str());
-}
-
-int reportError(llvm::Error error) {
-  int code = InputError;
-  llvm::handleAllErrors(
-      std::move(error),
-      [&](const PlanError &e) {
-        code = e.code;
-        if (!e.message.empty())
-          fail(e.code, e.message);
-      },
-      [&](const llvm::ErrorInfoBase &e) {
-        code = InputError;
-        fail(InputError, e.message());
-      });
-  return code;
+llvm::Error bundleError(PlanFailure kind, const llvm::Twine &message) {
+  return llvm::make_error<BundleError>(kind, message.str());
 }
 
 PlanObserver::~PlanObserver() = default;
@@ -132,7 +116,7 @@ std::string plannedModelName(llvm::StringRef input) {
 namespace {
 
 llvm::Error inputError(const llvm::Twine &message) {
-  return planError(InputError, message);
+  return bundleError(PlanFailure::BadInput, message);
 }
 
 /// The public functions of `module`, or those of them named by --entry
@@ -260,18 +244,6 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
   return jobs;
 }
 
-ExitCode exitCodeOf(PlanFailure why) {
-  switch (why) {
-  case PlanFailure::BadInput:
-    return InputError;
-  case PlanFailure::OverLimit:
-    return NotFound;
-  case PlanFailure::Internal:
-    return InternalError;
-  }
-  return InternalError;
-}
-
 void registerDialects(mlir::MLIRContext &context) {
   mlir::DialectRegistry registry;
   coreai::registerInputDialects(registry);
@@ -358,7 +330,7 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
   current->module =
       mlir::parseSourceFile<mlir::ModuleOp>(current->sourceMgr, context.get());
   if (!current->module)
-    return planError(InputError, ""); // the parser said where
+    return bundleError(PlanFailure::BadInput, ""); // the parser said where
 
   mlir::ModuleOp module = *current->module;
   std::vector<mlir::func::FuncOp> entries =
@@ -385,7 +357,7 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
     if (observer)
       observer->stage(job, "specialising");
     if (failed(specializeShapes(clone, job.bindings)))
-      return planError(InputError, "");
+      return bundleError(PlanFailure::BadInput, "");
   }
 
   if (observer)
@@ -399,15 +371,16 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   PlanFailure why = PlanFailure::Internal;
   mlir::FailureOr<PlannedEntry> entry = planFunction(clone, options, &why);
   if (failed(entry))
-    return planError(exitCodeOf(why), "");
+    return bundleError(why, "");
   entry->entry = source.getSymName().str();
   entry->chunk = job.chunk;
   // Every plan that leaves the tool is checked here, whoever made it.
   if (observer)
     observer->stage(job, "verifying");
   if (auto violation = verifyPlan(entry->problem, entry->plan))
-    return planError(InternalError, "plan of @" + job.plannedName +
-                                        " failed verification: " + *violation);
+    return bundleError(PlanFailure::Internal,
+                       "plan of @" + job.plannedName +
+                           " failed verification: " + *violation);
   ManifestEntry planned;
   planned.planned = std::move(*entry);
   planned.plannedFunction = job.plannedName;
@@ -436,8 +409,9 @@ llvm::Expected<std::string> Planner::plannedModuleText() {
   planned->setAttr("coreai.plan.heap",
                    builder.getI64IntegerAttr(current->plannedHeap));
   if (failed(mlir::verify(planned)))
-    return planError(InternalError, "the planned module of '" + current->path +
-                                        "' does not verify");
+    return bundleError(PlanFailure::Internal, "the planned module of '" +
+                                                  current->path +
+                                                  "' does not verify");
   std::string text;
   llvm::raw_string_ostream os(text);
   planned->print(os);
@@ -487,4 +461,4 @@ llvm::Expected<PlannedBundle> planBundle(const PlanRequest &request,
   return bundle;
 }
 
-} // namespace coreai::cli
+} // namespace coreai
