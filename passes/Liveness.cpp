@@ -8,6 +8,8 @@
 // sound are in docs/LIVENESS.md.
 //
 //===----------------------------------------------------------------------===//
+#include "Bindings.h"
+#include "Effects.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -72,6 +74,7 @@ public:
 
 private:
   LogicalResult visitTopLevel(Operation *op, int64_t time);
+  LogicalResult refuseMutation(Operation *op);
   void recordUses(Operation *op, int64_t time);
   LogicalResult defineResults(Operation *op, int64_t time);
   void markReturned(Operation *terminator);
@@ -116,11 +119,45 @@ LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
   // Pre-order, uses before definitions: a nested op's operands defined
   // earlier in the same region are known by the time it is visited.
   WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (failed(refuseMutation(op)))
+      return WalkResult::interrupt();
     recordUses(op, time);
     return failed(defineResults(op, time)) ? WalkResult::interrupt()
                                            : WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// A write into an operand changes a value under its SSA name: every
+/// reader's position relative to the write would matter, and the write
+/// would land in whatever storage the operand has (an input, a weight, a
+/// view's base). Graphs are planned functional; torch.export functionalises
+/// in-place ops itself.
+LogicalResult LivenessBuilder::refuseMutation(Operation *op) {
+  OpEffects effects = effectsOf(op);
+  if (!effects.mutates())
+    return success();
+  unsigned index = effects.mutated.front();
+  Value operand = op->getOperand(index);
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  operand.printAsOperand(os, OpPrintingFlags());
+  auto diag = op->emitError("'")
+              << op->getName() << "' writes into its operand #" << index
+              << " (" << name;
+  if (auto argument = dyn_cast<BlockArgument>(operand);
+      argument && argument.getOwner() == &func.getBody().front()) {
+    auto kind = func.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
+                                                  "coreai.kind");
+    diag << ", function argument #" << argument.getArgNumber();
+    if (kind)
+      diag << " of kind '" << kind.getValue() << "'";
+  }
+  diag << "): only functional graphs are planned; functionalise the "
+          "exported program first (`ep = ep.run_decompositions()` turns "
+          "in-place ops into functional ones and buffer mutations into "
+          "state updates)";
+  return failure();
 }
 
 void LivenessBuilder::recordUses(Operation *op, int64_t time) {
@@ -430,6 +467,8 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
            << " blocks: only single-block functions are planned (structured "
               "control flow only)";
 
+  if (failed(checkStateBindings(func)))
+    return failure();
   Block &body = func.getBody().front();
   // One group per argument: state placement needs to know when each dies.
   for (BlockArgument argument : body.getArguments()) {

@@ -1,6 +1,8 @@
 //===- OpClasses.cpp - What liveness needs to know about an op ------------===//
 #include "OpClasses.h"
 
+#include "AtenArgs.h"
+
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -69,6 +71,67 @@ const llvm::StringSet<> &atenElementwise() {
       "torch.aten.clone",       "torch.aten.copy",        "torch.aten.masked_fill",
       "torch.aten.leaky_relu",  "torch.aten.hardswish",   "torch.aten.hardsigmoid"};
   return names;
+}
+
+bool oneOf(llvm::StringRef value, std::initializer_list<llvm::StringRef> allowed) {
+  return llvm::is_contained(allowed, value);
+}
+
+/// Whether the keyword arguments of a copy (`clone`, `_to_copy`) keep
+/// element i at byte offset i x element size: the default (contiguous)
+/// memory format and strided layout on the same device. Any other keyword,
+/// or value, may permute the elements (channels_last) or move them
+/// elsewhere. The dtype is checked by the types.
+bool copyKeepsLayout(const AtenArgs &args) {
+  for (const auto &[key, value] : args.keywords) {
+    bool understood =
+        (key == "memory_format" &&
+         oneOf(value, {"None", "torch.preserve_format",
+                       "torch.contiguous_format"})) ||
+        (key == "layout" && oneOf(value, {"None", "torch.strided"})) ||
+        (key == "device" && oneOf(value, {"None", "device(type='cpu')"})) ||
+        (key == "pin_memory" && oneOf(value, {"None", "False"})) ||
+        (key == "non_blocking" && oneOf(value, {"False", "True"})) ||
+        key == "dtype";
+    if (!understood)
+      return false;
+  }
+  return true;
+}
+
+/// Whether the arguments of the ATen elementwise op `op` are ones the
+/// planner understands, so that the op class holds. Copies need their
+/// arguments (a clone's memory format decides where each element goes);
+/// other elementwise ops may lack them (hand-written graphs: their
+/// non-tensor arguments are scalars), but when given, every argument must
+/// be a tensor or a scalar, and keywords ones known not to change the
+/// element order.
+bool atenArgumentsKeepElementwise(Operation *op) {
+  llvm::StringRef name = op->getName().getStringRef();
+  bool present = false;
+  std::optional<AtenArgs> args = atenArgsOf(op, &present);
+  bool isCopy = name == "torch.aten.clone" || name == "torch.aten._to_copy";
+  if (!args)
+    return !present && !isCopy && name != "torch.aten.copy";
+  if (isCopy)
+    return args->positional.size() == 1 && args->positional[0] == "T" &&
+           copyKeepsLayout(*args);
+  if (name == "torch.aten.copy") // copy(self, src, non_blocking)
+    return args->positional.size() >= 2 && args->positional.size() <= 3 &&
+           args->positional[0] == "T" && args->positional[1] == "T" &&
+           (args->positional.size() == 2 ||
+            oneOf(args->positional[2], {"False", "True"})) &&
+           copyKeepsLayout(*args);
+  for (const std::string &value : args->positional)
+    if (value != "T" && !isScalarArgument(value))
+      return false; // a list, a dtype, a device: not an elementwise call
+  for (const auto &[key, value] : args->keywords)
+    if (!oneOf(key, {"alpha", "rounding_mode", "approximate",
+                     "negative_slope", "min", "max", "value", "other",
+                     "exponent", "scalar"}) ||
+        (value != "T" && !isScalarArgument(value)))
+      return false;
+  return true;
 }
 
 std::string printed(Type type) {
@@ -228,6 +291,7 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   // other results are empty statistics (tensor<0xf32>).
   if (op->getName().getStringRef() ==
           "torch.aten._native_batch_norm_legit_no_training" &&
+      atenArgumentsKeepElementwise(op) &&
       op->getNumOperands() > 0 && op->getNumResults() > 0 &&
       op->getOperand(0).getType() == op->getResult(0).getType() &&
       llvm::all_of(op->getResults().drop_front(), [](Value statistic) {
@@ -272,7 +336,8 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   }
   if (op->hasTrait<OpTrait::Elementwise>() ||
       op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-      atenElementwise().contains(op->getName().getStringRef()))
+      (atenElementwise().contains(op->getName().getStringRef()) &&
+       atenArgumentsKeepElementwise(op)))
     sameTypeOperands();
   return candidates;
 }
@@ -306,11 +371,29 @@ llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(Operation *op) {
   static const llvm::StringSet<> names = {
       "torch.aten._softmax", "torch.aten.softmax", "torch.aten._log_softmax",
       "torch.aten.log_softmax"};
-  if (op->getNumResults() == 1 && op->getNumOperands() > 0 &&
-      names.contains(op->getName().getStringRef()) &&
-      op->getOperand(0).getType() == op->getResult(0).getType())
-    return {0};
-  return {};
+  if (op->getNumResults() != 1 || op->getNumOperands() == 0 ||
+      !names.contains(op->getName().getStringRef()) ||
+      op->getOperand(0).getType() != op->getResult(0).getType())
+    return {};
+  // (self, dim, half_to_float) or (self, dim, dtype=None): a row along
+  // `dim` is read whole before it is written; a half_to_float or dtype
+  // conversion is refused (the types differ too), anything else unknown.
+  bool present = false;
+  std::optional<AtenArgs> args = atenArgsOf(op, &present);
+  if (!args)
+    return present ? llvm::SmallVector<unsigned, 2>()
+                   : llvm::SmallVector<unsigned, 2>{0};
+  bool understood =
+      args->positional.size() >= 2 && args->positional.size() <= 3 &&
+      args->positional[0] == "T" && isScalarArgument(args->positional[1]) &&
+      (args->positional.size() == 2 ||
+       oneOf(args->positional[2], {"False", "None"})) &&
+      llvm::all_of(args->keywords, [](const auto &keyword) {
+        return keyword.first == "dtype" && keyword.second == "None";
+      });
+  if (!understood)
+    return {};
+  return {0};
 }
 
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
@@ -318,7 +401,9 @@ llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
       "torch.aten.index_put", "torch.aten.index_copy",
       "torch.aten.slice_scatter", "torch.aten.select_scatter",
       "torch.aten.scatter"};
-  if (op->getNumResults() == 1 && op->getNumOperands() > 0 &&
+  bool present = false;
+  bool argumentsRead = atenArgsOf(op, &present) || !present;
+  if (op->getNumResults() == 1 && op->getNumOperands() > 0 && argumentsRead &&
       replacesElementsOfSelf.contains(op->getName().getStringRef()) &&
       op->getOperand(0).getType() == op->getResult(0).getType())
     return {0};

@@ -1,4 +1,6 @@
 //===- Reorder.cpp - A memory-aware order of a function's ops -------------===//
+#include "Effects.h"
+
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Schedule.h"
@@ -13,14 +15,11 @@ namespace coreai {
 namespace {
 
 /// Whether moving `op` past ops it has no data dependency with keeps the
-/// program's meaning.
+/// program's meaning: it has no effects (Effects.h). A write into an
+/// operand is ordered too, though planning refuses such graphs before any
+/// reordering (docs/LIVENESS.md, "Effects").
 bool movesFreely(Operation *op) {
-  if (!op->isRegistered()) {
-    StringRef name = op->getName().getStringRef();
-    return name.starts_with("torch.aten.") && !name.ends_with("_") &&
-           op->getNumResults() > 0;
-  }
-  return isMemoryEffectFree(op) && !op->hasTrait<OpTrait::IsTerminator>();
+  return !op->hasTrait<OpTrait::IsTerminator>() && !effectsOf(op).ordered();
 }
 
 class GraphBuilder {
