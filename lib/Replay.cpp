@@ -1,6 +1,7 @@
 //===- Replay.cpp - Replaying a planned function on a shadow heap ---------===//
 #include "coreai-plan/Replay.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
@@ -80,6 +81,12 @@ public:
       for (unsigned value : step.reads)
         if (auto error = read(value, s))
           return error;
+      for (unsigned value : step.mutates)
+        if (auto error = mutate(value, s))
+          return error;
+      for (unsigned value : step.writes)
+        if (auto error = overwritesRead(step, value, s))
+          return error;
       for (unsigned value : step.writes)
         if (auto error = write(value, s))
           return error;
@@ -124,6 +131,43 @@ private:
     return std::nullopt;
   }
 
+  /// A write into an operand under its own name: the bytes stay that
+  /// value's, but the storage must be one the function may change.
+  std::optional<std::string> mutate(unsigned v, int64_t s) const {
+    const Value &value = program.values[v];
+    const Storage &storage = program.storages[value.location.storage];
+    if (value.location.size == 0 || storage.writable)
+      return std::nullopt;
+    return llvm::formatv("{0} writes into {1} ({2}), which the caller does "
+                         "not let the function change",
+                         describeStep(s), value.name, describe(value.location))
+        .str();
+  }
+
+  /// A result written over bytes of a value the same step reads, where the
+  /// op is not one that may write over that operand.
+  std::optional<std::string> overwritesRead(const Step &step, unsigned w,
+                                            int64_t s) const {
+    const Location &at = program.values[w].location;
+    for (unsigned r : step.reads) {
+      const Location &read = program.values[r].location;
+      if (read.storage != at.storage || read.size == 0 || at.size == 0 ||
+          read.offset >= at.offset + at.size ||
+          at.offset >= read.offset + read.size ||
+          llvm::is_contained(step.overwritable, r))
+        continue;
+      int64_t begin = std::max(read.offset, at.offset);
+      int64_t end = std::min(read.offset + read.size, at.offset + at.size);
+      return llvm::formatv("{0} writes {1} ({2}) over bytes [{3}, {4}) of "
+                           "{5}, which it reads: the op does not compute "
+                           "its result element by element from that operand",
+                           describeStep(s), program.values[w].name,
+                           describe(at), begin, end, program.values[r].name)
+          .str();
+    }
+    return std::nullopt;
+  }
+
   std::optional<std::string> read(unsigned v, int64_t s) const {
     const Value &value = program.values[v];
     const Location &at = value.location;
@@ -162,7 +206,8 @@ std::optional<std::string> replay(const Program &program) {
       return "malformed replay program: " + value.name +
              " names a storage or writer that does not exist";
   for (const Step &step : program.steps)
-    for (const std::vector<unsigned> *list : {&step.reads, &step.writes})
+    for (const std::vector<unsigned> *list :
+         {&step.reads, &step.writes, &step.overwritable, &step.mutates})
       for (unsigned v : *list)
         if (v >= program.values.size())
           return "malformed replay program: step '" + step.op +

@@ -236,6 +236,9 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     return mlir::failure();
   };
   clearAnnotations(func);
+  // What the function computes before planning touches it: the replay
+  // checks the planned function still computes that.
+  OwningOpRef<func::FuncOp> original = func.clone();
   FailureOr<Solved> solved =
       solveInCurrentOrder(func, options.liveness, options.solve, failure);
   if (mlir::failed(solved))
@@ -280,7 +283,10 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
                                    : std::nullopt);
   // The interval verifier trusted the live ranges; the replay checks them
   // (and every reuse decision) from the annotations alone.
-  if (mlir::failed(verifyReplay(func))) {
+  ReplayOptions replayOptions;
+  replayOptions.alignment = options.liveness.alignment;
+  replayOptions.original = *original;
+  if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
         << func.getSymName() << " is unsound (replay above)";
     return fail(PlanFailure::Internal);

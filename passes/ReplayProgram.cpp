@@ -1,4 +1,15 @@
 //===- ReplayProgram.cpp - A replay program from an annotated function ----===//
+//
+// Builds the replay program (coreai-plan/Replay.h) of a planned function
+// from the IR alone, and checks on the way what needs no shadow: sizes
+// recomputed from the types, offsets aligned, one place per intermediate,
+// returned values and state updates in the storage the runtime reads.
+// Nothing the planner computed is trusted that can be computed again: not
+// `coreai.sizes`, not `coreai.in_place` (which operand a result may be
+// written over comes from the op class), not the live ranges.
+//
+//===----------------------------------------------------------------------===//
+#include "Effects.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -8,7 +19,9 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -16,33 +29,58 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
+/// The function's return op: its last op when that is a terminator (an
+/// unregistered op may end a block too; it returns nothing).
+Operation *returnOf(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>())
+    return nullptr;
+  return &body.back();
+}
+
 /// One result's placement as the annotations state it.
 struct Placement {
   int64_t offset = -1, size = -1, output = -1, state = -1;
+  bool hasSize = false;
+};
+
+/// What the replay knows of a value beyond replay::Value.
+struct ValueFacts {
+  unsigned root;    ///< the value whose bytes these are (through views)
+  bool keepsLayout; ///< element i is element i of the root's bytes
 };
 
 class ProgramBuilder {
 public:
-  explicit ProgramBuilder(func::FuncOp func) : func(func), names(func) {}
+  ProgramBuilder(func::FuncOp func, const ReplayOptions &options)
+      : func(func), options(options), names(func) {}
 
-  FailureOr<replay::Program> build();
+  /// The program, or a violation found without running it (in
+  /// `violation`), or failure when the annotations do not fit the IR.
+  FailureOr<replay::Program> build(std::optional<std::string> &violation);
 
 private:
   LogicalResult addArguments();
   LogicalResult addStep(Operation *top);
   FailureOr<Placement> placementOf(Operation *op, unsigned index);
   LogicalResult define(Operation *op, unsigned index, replay::Step &step);
-  std::optional<replay::Location> locate(Value value,
+  std::optional<replay::Location> locate(Operation *op, Value value,
+                                         int64_t bytes,
                                          const Placement &placement);
+  void addOverwritable(Operation *op, replay::Step &step);
+  void checkPlaceless();
+  void checkReturned();
   unsigned outputStorage(unsigned position);
   unsigned addStorage(std::string name, int64_t size, bool writable) {
     program.storages.push_back({std::move(name), size, writable});
     return program.storages.size() - 1;
   }
   unsigned addValue(Value value, replay::Location at,
-                    std::optional<unsigned> writer = std::nullopt) {
+                    std::optional<unsigned> writer = std::nullopt,
+                    std::optional<ValueFacts> viewOf = std::nullopt) {
     unsigned id = program.values.size();
     program.values.push_back({nameOf(value), at, writer ? *writer : id});
+    facts.push_back(viewOf ? *viewOf : ValueFacts{id, true});
     ids[value] = id;
     return id;
   }
@@ -52,15 +90,32 @@ private:
     value.printAsOperand(os, names);
     return text;
   }
+  /// Records the first violation (later ones are consequences or noise).
+  void violate(Operation *op, const llvm::Twine &what) {
+    if (violation)
+      return;
+    violation = op ? llvm::formatv("'{0}' at {1}: {2}", op->getName(),
+                                   locationString(op->getLoc()), what.str())
+                         .str()
+                   : what.str();
+  }
 
   func::FuncOp func;
+  const ReplayOptions &options;
   AsmState names;
   replay::Program program;
+  std::vector<ValueFacts> facts;
   llvm::DenseMap<Value, unsigned> ids;
   /// Storage index of output k, created on first use.
   llvm::DenseMap<unsigned, unsigned> outputs;
-  /// First position each value is returned at.
-  llvm::DenseMap<Value, unsigned> returnedAt;
+  /// Storage index of each sized argument.
+  llvm::DenseMap<unsigned, unsigned> argumentStorage;
+  /// Argument storages some result is placed into (coreai.state).
+  llvm::SetVector<unsigned> statesWritten;
+  /// Results outside the heap with no place named, with their ops.
+  std::vector<std::pair<Operation *, unsigned>> placeless;
+  int64_t alignment = 1;
+  std::optional<std::string> violation;
 };
 
 LogicalResult ProgramBuilder::addArguments() {
@@ -76,6 +131,7 @@ LogicalResult ProgramBuilder::addArguments() {
       label += " (" + name.getValue().str() + ")";
     bool writable = kind && kind.getValue() == "state";
     unsigned storage = addStorage(label, *bytes, writable);
+    argumentStorage[index] = storage;
     program.initial.push_back(addValue(argument, {storage, 0, *bytes}));
   }
   return success();
@@ -108,34 +164,74 @@ FailureOr<Placement> ProgramBuilder::placementOf(Operation *op,
              << name << "' must be an array<i64> with one entry per result ("
              << op->getNumResults() << ")";
     *field = array[index];
+    if (name == "coreai.sizes")
+      placement.hasSize = true;
   }
   return placement;
 }
 
+/// Where the value's `bytes` (from its type) are, checking that the plan
+/// names at most one place, aligned, with the type's size.
 std::optional<replay::Location>
-ProgramBuilder::locate(Value value, const Placement &placement) {
-  std::optional<int64_t> bytes = bytesOf(value.getType());
-  if (placement.offset >= 0)
-    return replay::Location{0, placement.offset, placement.size};
-  if (!bytes || *bytes == 0)
+ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
+                       const Placement &placement) {
+  std::string name = nameOf(value);
+  if (placement.hasSize && placement.size != bytes &&
+      !(placement.offset < 0 && placement.size == -1))
+    violate(op, llvm::formatv("'coreai.sizes' gives {0} {1} bytes, but its "
+                              "type {2} takes {3}",
+                              name, placement.size, value.getType(), bytes));
+  for (auto [field, label] : {std::pair<int64_t, StringRef>{placement.offset,
+                                                             "offset"},
+                              {placement.output, "output"},
+                              {placement.state, "state"}})
+    if (field < -1)
+      violate(op, llvm::formatv("{0} has {1} {2}: only -1 means none", name,
+                                label, field));
+  int places = (placement.offset >= 0) + (placement.output >= 0) +
+               (placement.state >= 0);
+  if (places > 1)
+    violate(op, llvm::formatv("{0} has {1} places (offset {2}, output {3}, "
+                              "state {4}): a value lives in one",
+                              name, places, placement.offset,
+                              placement.output, placement.state));
+  if (bytes == 0)
     return std::nullopt;
-  if (placement.output >= 0)
-    return replay::Location{outputStorage(placement.output), 0, *bytes};
-  if (placement.state >= 0) {
-    auto argument = func.getArgument(placement.state);
-    auto it = ids.find(argument);
-    if (it == ids.end())
-      return std::nullopt;
-    return program.values[it->second].location;
+  if (placement.offset >= 0) {
+    if (placement.offset % alignment != 0)
+      violate(op, llvm::formatv("{0} at heap offset {1} is not aligned to "
+                                "{2} bytes",
+                                name, placement.offset, alignment));
+    return replay::Location{0, placement.offset, bytes};
   }
-  auto returned = returnedAt.find(value);
-  if (returned != returnedAt.end() &&
-      bytesOf(func.getResultTypes()[returned->second]) == bytes)
-    return replay::Location{outputStorage(returned->second), 0, *bytes};
-  // Outside the heap with no place named: memory only it uses.
+  if (placement.output >= 0)
+    return replay::Location{outputStorage(placement.output), 0, bytes};
+  if (placement.state >= 0) {
+    auto storage = argumentStorage.find(placement.state);
+    if (storage == argumentStorage.end()) {
+      violate(op, llvm::formatv("{0} is placed in argument {1}, which has "
+                                "no storage",
+                                name, placement.state));
+      return std::nullopt;
+    }
+    if (!program.storages[storage->second].writable)
+      violate(op, llvm::formatv("{0} is placed in {1}, which the caller does "
+                                "not let the function change",
+                                name, program.storages[storage->second].name));
+    statesWritten.insert(storage->second);
+    if (program.storages[storage->second].size != bytes)
+      violate(op, llvm::formatv("{0} ({1} bytes) is placed in {2} of {3} "
+                                "bytes",
+                                name, bytes,
+                                program.storages[storage->second].name,
+                                program.storages[storage->second].size));
+    return replay::Location{storage->second, 0, bytes};
+  }
+  // Outside the heap with no place named: only a returned value (or the
+  // root of one) may be, the runtime's own memory; checkPlaceless.
+  placeless.emplace_back(op, program.values.size());
   return replay::Location{
-      addStorage("outside storage of " + nameOf(value), *bytes, true), 0,
-      *bytes};
+      addStorage("outside storage of " + name, bytes, true), 0, bytes};
 }
 
 LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
@@ -148,7 +244,13 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
     auto source = ids.find(cls->source);
     if (source != ids.end()) {
       const replay::Value &of = program.values[source->second];
-      addValue(result, of.location, of.writer);
+      const ValueFacts &sourceFacts = facts[source->second];
+      // A view has its own type: it covers its source's bytes as far as
+      // this view's size (a reshape: all; a slice or permute: the replay
+      // cannot say which, so it takes the source's whole extent).
+      addValue(result, of.location, of.writer,
+               ValueFacts{sourceFacts.root,
+                          sourceFacts.keepsLayout && cls->keepsLayout});
     }
     return success();
   }
@@ -157,19 +259,41 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
   FailureOr<Placement> placement = placementOf(op, index);
   if (failed(placement))
     return failure();
-  if (placement->state >= 0 &&
-      placement->state >= int64_t(func.getNumArguments()))
+  if (placement->state >= int64_t(func.getNumArguments()))
     return op->emitError("'coreai.state' names argument ")
            << placement->state << ", but the function has "
            << func.getNumArguments();
-  if (placement->output >= 0 &&
-      placement->output >= int64_t(func.getNumResults()))
+  if (placement->output >= int64_t(func.getNumResults()))
     return op->emitError("'coreai.output' names result ")
            << placement->output << ", but the function has "
            << func.getNumResults();
-  if (std::optional<replay::Location> at = locate(result, *placement))
+  std::optional<int64_t> bytes = bytesOf(result.getType());
+  if (!bytes)
+    return op->emitError("cannot size ")
+           << nameOf(result) << " of type " << result.getType();
+  if (std::optional<replay::Location> at =
+          locate(op, result, *bytes, *placement))
     step.writes.push_back(addValue(result, *at));
   return success();
+}
+
+/// The reads a result may be written over: operands of the op's in-place
+/// class (elementwise, softmax, the replaced-elements updates) with the
+/// result's type, seen through layout-keeping views only.
+void ProgramBuilder::addOverwritable(Operation *op, replay::Step &step) {
+  llvm::SmallVector<unsigned, 4> candidates = inPlaceOperands(op);
+  llvm::append_range(candidates, softmaxInPlaceOperands(op));
+  llvm::append_range(candidates, stateUpdateOperands(op));
+  for (unsigned index : candidates) {
+    Value operand = op->getOperand(index);
+    auto id = ids.find(operand);
+    if (id == ids.end() || op->getNumResults() == 0 ||
+        operand.getType() != op->getResult(0).getType() ||
+        !facts[id->second].keepsLayout)
+      continue;
+    if (!llvm::is_contained(step.overwritable, id->second))
+      step.overwritable.push_back(id->second);
+  }
 }
 
 LogicalResult ProgramBuilder::addStep(Operation *top) {
@@ -177,6 +301,7 @@ LogicalResult ProgramBuilder::addStep(Operation *top) {
   step.op = top->getName().getStringRef().str();
   step.location = locationString(top->getLoc());
   llvm::SetVector<unsigned> reads;
+  llvm::SetVector<unsigned> mutated;
   top->walk([&](Operation *op) {
     if (onlyFrees(op))
       return;
@@ -185,8 +310,15 @@ LogicalResult ProgramBuilder::addStep(Operation *top) {
       if (it != ids.end())
         reads.insert(it->second); // only values defined before `top`
     }
+    for (unsigned index : effectsOf(op).mutated) {
+      auto it = ids.find(op->getOperand(index));
+      if (it != ids.end())
+        mutated.insert(it->second);
+    }
   });
   step.reads.assign(reads.begin(), reads.end());
+  step.mutates.assign(mutated.begin(), mutated.end());
+  addOverwritable(top, step);
   WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
     for (unsigned i = 0; i < op->getNumResults(); ++i)
       if (failed(define(op, i, step)))
@@ -199,7 +331,104 @@ LogicalResult ProgramBuilder::addStep(Operation *top) {
   return success();
 }
 
-FailureOr<replay::Program> ProgramBuilder::build() {
+/// A result with no place of its own is the runtime's memory only when
+/// the caller receives it: it is returned, or viewed by a returned value.
+/// Memrefs handed to an op liveness cannot follow (scf.yield, select,
+/// calls) stay out of the heap as well (docs/LIVENESS.md).
+void ProgramBuilder::checkPlaceless() {
+  llvm::DenseSet<unsigned> escaping;
+  Block &body = func.getBody().front();
+  Operation *terminator = returnOf(func);
+  body.walk([&](Operation *op) {
+    bool returns = op == terminator;
+    if (!returns && !mayRenameMemRefs(op))
+      return;
+    for (Value operand : op->getOperands()) {
+      auto id = ids.find(operand);
+      if (id != ids.end() &&
+          (returns || isa<BaseMemRefType>(operand.getType())))
+        escaping.insert(facts[id->second].root);
+    }
+  });
+  for (auto [op, id] : placeless)
+    if (!escaping.contains(id))
+      violate(op, llvm::formatv("{0} ({1} bytes) has no place: no heap "
+                                "offset, output or state, and it is not "
+                                "returned",
+                                program.values[id].name,
+                                program.values[id].location.size));
+}
+
+/// The runtime reads output k from output k's storage when the plan
+/// placed anything there, and writes back state X from state X's storage
+/// when anything was written into it: the returned value must be the one
+/// in that storage, and a value in an output's or state's storage must be
+/// returned at that position, as that state's update.
+void ProgramBuilder::checkReturned() {
+  Operation *terminator = returnOf(func);
+  if (!terminator || terminator->getNumOperands() != func.getNumResults())
+    return;
+  llvm::DenseMap<unsigned, unsigned> outputPosition; // storage -> position
+  for (auto [position, storage] : outputs)
+    outputPosition[storage] = position;
+  llvm::DenseMap<unsigned, unsigned> stateArgument; // storage -> argument
+  for (auto [argument, storage] : argumentStorage)
+    stateArgument[storage] = argument;
+  llvm::DenseSet<unsigned> readBack; // output and state storages accounted
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    unsigned position = returned.getOperandNumber();
+    auto id = ids.find(returned.get());
+    if (id == ids.end())
+      continue;
+    const replay::Value &value = program.values[id->second];
+    unsigned storage = value.location.storage;
+    auto kind = func.getResultAttrOfType<StringAttr>(position, "coreai.kind");
+    auto name = func.getResultAttrOfType<StringAttr>(position, "coreai.name");
+    bool isUpdate = kind && kind.getValue() == "state_update";
+    if (auto output = outputPosition.find(storage);
+        output != outputPosition.end()) {
+      readBack.insert(storage);
+      if (output->second != position)
+        violate(terminator,
+                llvm::formatv("result {0} is {1}, which sits in the storage "
+                              "of output {2}",
+                              position, value.name, output->second));
+    }
+    if (statesWritten.contains(storage)) {
+      unsigned argument = stateArgument.lookup(storage);
+      auto stateName =
+          func.getArgAttrOfType<StringAttr>(argument, "coreai.name");
+      if (!isUpdate || !name || name != stateName)
+        violate(terminator,
+                llvm::formatv("result {0} ({1}) is {2}, which sits in the "
+                              "storage of state argument {3} ({4})",
+                              position,
+                              isUpdate && name
+                                  ? "the update of '" + name.getValue().str() +
+                                        "'"
+                                  : std::string("an output"),
+                              value.name, argument,
+                              stateName ? stateName.getValue() : "unnamed"));
+      else
+        readBack.insert(storage);
+    }
+  }
+  for (auto [position, storage] : outputs)
+    if (!readBack.contains(storage))
+      violate(terminator,
+              llvm::formatv("output {0}'s storage holds a value the function "
+                            "does not return there",
+                            position));
+  for (unsigned storage : statesWritten)
+    if (!readBack.contains(storage))
+      violate(terminator,
+              llvm::formatv("{0} is written, but the value returned as its "
+                            "update is not the one in it",
+                            program.storages[storage].name));
+}
+
+FailureOr<replay::Program>
+ProgramBuilder::build(std::optional<std::string> &found) {
   auto plan = func->getAttrOfType<DictionaryAttr>("coreai.plan");
   auto heap = plan ? plan.getAs<IntegerAttr>("heap") : IntegerAttr();
   if (!heap)
@@ -209,32 +438,53 @@ FailureOr<replay::Program> ProgramBuilder::build() {
   if (!func.getBody().hasOneBlock())
     return func.emitError("@") << func.getSymName()
                                << " has more than one block";
+  auto planAlignment = plan.getAs<IntegerAttr>("alignment");
+  alignment = planAlignment ? planAlignment.getInt() : 1;
+  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
+    violate(nullptr, llvm::formatv("its alignment {0} is not a power of two",
+                                   alignment));
+  else if (options.alignment > alignment) {
+    violate(nullptr, llvm::formatv("it is aligned to {0} bytes, the target "
+                                   "needs {1}",
+                                   alignment, options.alignment));
+  }
+  alignment = std::max<int64_t>(alignment, std::max<int64_t>(
+                                               options.alignment, 1));
   addStorage("heap", heap.getInt(), true);
   Block &body = func.getBody().front();
-  if (Operation *terminator = body.getTerminator())
-    for (OpOperand &returned : terminator->getOpOperands())
-      returnedAt.try_emplace(returned.get(), returned.getOperandNumber());
   if (failed(addArguments()))
     return failure();
   for (Operation &op : body)
     if (failed(addStep(&op)))
       return failure();
+  checkPlaceless();
+  checkReturned();
+  found = violation;
   return std::move(program);
 }
 
 } // namespace
 
-FailureOr<replay::Program> replayProgramOf(func::FuncOp func) {
-  return ProgramBuilder(func).build();
+FailureOr<replay::Program> replayProgramOf(func::FuncOp func,
+                                           const ReplayOptions &options) {
+  std::optional<std::string> violation;
+  FailureOr<replay::Program> program =
+      ProgramBuilder(func, options).build(violation);
+  if (succeeded(program) && violation)
+    return func.emitError("the plan of @")
+           << func.getSymName() << " fails the replay: " << *violation;
+  return program;
 }
 
-LogicalResult verifyReplay(func::FuncOp func) {
-  FailureOr<replay::Program> program = replayProgramOf(func);
+LogicalResult verifyReplay(func::FuncOp func, const ReplayOptions &options) {
+  FailureOr<replay::Program> program = replayProgramOf(func, options);
   if (failed(program))
     return failure();
   if (std::optional<std::string> violation = replay::replay(*program))
     return func.emitError("the plan of @")
            << func.getSymName() << " fails the replay: " << *violation;
+  if (options.original)
+    return verifySameDataflow(func, options.original);
   return success();
 }
 

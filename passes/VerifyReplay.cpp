@@ -1,11 +1,16 @@
 //===- VerifyReplay.cpp - The coreai-verify-replay pass -------------------===//
 //
 // For CI on planned graphs (MODEL.planned.mlir from `coreai-plan plan`):
-// the replay planFunction runs on every plan, re-run from the IR alone.
+// the replay planFunction runs on every plan, re-run from the IR alone,
+// and with `original=FILE` the check that planning kept the dataflow.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Passes/Passes.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
 
 namespace coreai {
 #define GEN_PASS_DEF_COREAIVERIFYREPLAY
@@ -13,15 +18,43 @@ namespace coreai {
 
 namespace {
 struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
+  using Base::Base;
+
   void runOnOperation() override {
-    bool failedAny = false, replayedAny = false;
-    for (auto func : getOperation().getOps<mlir::func::FuncOp>())
-      if (func->hasAttr("coreai.plan")) {
-        replayedAny = true;
-        failedAny |= failed(verifyReplay(func));
+    mlir::ModuleOp module = getOperation();
+    mlir::OwningOpRef<mlir::ModuleOp> originalModule;
+    if (!original.empty()) {
+      mlir::ParserConfig config(module.getContext());
+      originalModule =
+          mlir::parseSourceFile<mlir::ModuleOp>(original.getValue(), config);
+      if (!originalModule) {
+        module.emitError("cannot read the original graph '")
+            << original.getValue() << "'";
+        return signalPassFailure();
       }
+    }
+    bool failedAny = false, replayedAny = false;
+    for (auto func : module.getOps<mlir::func::FuncOp>()) {
+      if (!func->hasAttr("coreai.plan"))
+        continue;
+      replayedAny = true;
+      ReplayOptions options;
+      options.alignment = alignment;
+      if (originalModule) {
+        auto entry = func->getAttrOfType<mlir::StringAttr>("coreai.entry");
+        llvm::StringRef name = entry ? entry.getValue() : func.getSymName();
+        options.original =
+            originalModule->lookupSymbol<mlir::func::FuncOp>(name);
+        if (!options.original) {
+          func.emitError("the original graph has no function @") << name;
+          failedAny = true;
+          continue;
+        }
+      }
+      failedAny |= failed(verifyReplay(func, options));
+    }
     if (!replayedAny)
-      getOperation().emitError(
+      module.emitError(
           "no function with a 'coreai.plan' to replay in this module");
     if (failedAny || !replayedAny)
       signalPassFailure();

@@ -53,6 +53,15 @@ struct Step {
   std::string location; ///< source location, for messages
   std::vector<unsigned> reads;
   std::vector<unsigned> writes;
+  /// Reads whose bytes the results may be written over: operands the op
+  /// computes element i of its result from element i of (its in-place
+  /// class, recomputed from the op, not taken from the plan). A result
+  /// overlapping any other read is a violation, even if the read came
+  /// first: the kernel may read the operand after writing the result.
+  std::vector<unsigned> overwritable;
+  /// Values the op writes into under their own name (ATen `add_`,
+  /// `out=`): their storage must be writable.
+  std::vector<unsigned> mutates;
 };
 
 struct Program {

@@ -50,9 +50,23 @@ def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
     the outputs that records which value last wrote each byte. Fails at the
     function naming the op, the value and the bytes when an op reads a value
     another has overwritten, reads bytes nothing wrote, or writes outside
-    its storage or into a weight or input. Functions without `coreai.plan`
-    are skipped; a module with none is an error.
+    its storage or into a weight or input. Sizes come from the types, not
+    `coreai.sizes`; offsets must be aligned (to `alignment` too, the
+    target's); every intermediate needs exactly one place (heap offset,
+    output or state) unless it is returned; the value in an output's or a
+    state's storage must be the one returned there. With
+    `original=FILE`, each planned function (matched by its `coreai.entry`,
+    else its name) must also compute the dataflow of the same function in
+    FILE, with effects in the same order (docs/LIVENESS.md). Functions
+    without `coreai.plan` are skipped; a module with none is an error.
   }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "0",
+           "The target's alignment (0: the plan's own)">,
+    Option<"original", "original", "std::string", "\"\"",
+           "The graph before planning: check the planned functions compute "
+           "the same dataflow">,
+  ];
 }
 
 def CoreAIReorder : Pass<"coreai-reorder", "mlir::func::FuncOp"> {

@@ -18,18 +18,42 @@
 
 namespace coreai {
 
+struct ReplayOptions {
+  /// The target's alignment: every heap offset must be a multiple of it,
+  /// and of the plan's own `alignment` (0: the plan's only).
+  int64_t alignment = 0;
+  /// The function as it was before planning: when set, the planned one
+  /// must compute the same dataflow (verifySameDataflow).
+  mlir::func::FuncOp original;
+};
+
 /// The replay program of a planned function: storages are the heap
 /// (coreai.plan's `heap` bytes), every sized argument (writable when its
-/// `coreai.kind` is "state"), every output and, for values the plan left
-/// outside the heap without naming a place, a storage of their own. Steps
-/// are the top-level ops in order; a use inside a region is a read of the
-/// enclosing op. Errors at the function or op when the annotations do not
-/// fit the IR.
-mlir::FailureOr<replay::Program> replayProgramOf(mlir::func::FuncOp func);
+/// `coreai.kind` is "state"), every output and, for returned values the
+/// plan left outside the heap without naming a place, a storage of their
+/// own. Steps are the top-level ops in order; a use inside a region is a
+/// read of the enclosing op. Sizes come from the types. Errors at the
+/// function or op when the annotations do not fit the IR, and at the
+/// function when they contradict it without running anything (sizes,
+/// alignment, places, returned values: docs/LIVENESS.md, "The replay
+/// verifier").
+mlir::FailureOr<replay::Program>
+replayProgramOf(mlir::func::FuncOp func, const ReplayOptions &options = {});
 
-/// replayProgramOf + replay: emits the first violation as an error at the
-/// function and fails.
-mlir::LogicalResult verifyReplay(mlir::func::FuncOp func);
+/// replayProgramOf + replay (+ verifySameDataflow with an original):
+/// emits the first violation as an error at the function and fails.
+mlir::LogicalResult verifyReplay(mlir::func::FuncOp func,
+                                 const ReplayOptions &options = {});
+
+/// Whether `planned` computes what `original` does: the same arguments and
+/// result types, every op of the original exactly once with the same name,
+/// attributes (placement annotations aside), regions and operands matched
+/// by dataflow, the same values returned, and the ops with effects
+/// (Effects.h) in the same relative order; each op reading or writing a
+/// value some op writes in place stays on its side of that write. Ops may
+/// otherwise move. Emits the first difference at the planned function.
+mlir::LogicalResult verifySameDataflow(mlir::func::FuncOp planned,
+                                       mlir::func::FuncOp original);
 
 } // namespace coreai
 

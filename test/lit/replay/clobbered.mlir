@@ -32,7 +32,7 @@ func.func @outside(%a: tensor<16xf32>) -> tensor<16xf32> attributes {coreai.plan
 }
 
 // A state write into a weight: only `state` arguments may change.
-// CHECK: error: the plan of @into_weight fails the replay: step 0 ('torch.aten.index_put' {{.*}} writes %0 into argument 0 (w), which the caller does not let the function change
+// CHECK: error: the plan of @into_weight fails the replay: 'torch.aten.index_put' at {{.*}}: %0 is placed in argument 0 (w), which the caller does not let the function change
 func.func @into_weight(%w: tensor<16xf32> {coreai.kind = "weight", coreai.name = "w"}, %i: tensor<2xi64>, %v: tensor<2xf32>) -> tensor<16xf32> attributes {coreai.plan = {heap = 0 : i64}} {
   %0 = "torch.aten.index_put"(%w, %i, %v) {coreai.state = array<i64: 0>} : (tensor<16xf32>, tensor<2xi64>, tensor<2xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
