@@ -85,8 +85,14 @@ private:
   llvm::DenseMap<Value, Value> counterpart; // planned value -> original
   llvm::StringMap<SmallVector<Operation *, 1>> unmatched; // by key
   llvm::DenseMap<Operation *, unsigned> originalPosition;
-  /// Original op -> the planned position of its match.
+  /// Original op -> the planned position of its match, and the match.
   llvm::DenseMap<Operation *, unsigned> plannedPosition;
+  llvm::DenseMap<Operation *, Operation *> plannedOp;
+  /// The planned op matched with `op` of the original, as the messages
+  /// name it (the planned graph is what the reader has open).
+  std::string describeMatch(Operation *op) {
+    return describe(plannedOp.lookup(op) ? plannedOp.lookup(op) : op);
+  }
   std::vector<Operation *> originalOps;
 };
 
@@ -172,6 +178,7 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
            llvm::zip(op->getResults(), candidate->getResults()))
         counterpart[a] = b;
       plannedPosition[candidate] = position;
+      plannedOp[candidate] = op;
       bucket->second.erase(it);
       return std::nullopt;
     }
@@ -195,7 +202,7 @@ std::optional<std::string> DataflowMatcher::checkEffectOrder() {
     if (previous && plannedPosition[previous] > plannedPosition[op])
       return llvm::formatv("{0} and {1} have effects and run in the other "
                            "order than in the original",
-                           describe(previous), describe(op))
+                           describeMatch(previous), describeMatch(op))
           .str();
     previous = op;
   }
@@ -233,7 +240,8 @@ std::optional<std::string> DataflowMatcher::checkMutationSides() {
         if (before != plannedBefore)
           return llvm::formatv("{0} moved to the other side of {1}, which "
                                "writes into operand #{2} it uses",
-                               describe(user), describe(writer), index)
+                               describeMatch(user), describeMatch(writer),
+                               index)
               .str();
       }
   }
