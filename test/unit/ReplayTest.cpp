@@ -31,10 +31,20 @@ struct Builder {
     program.values.push_back(copy);
     return program.values.size() - 1;
   }
+  /// A step of an op that may write its results over any operand (an
+  /// elementwise op: every read is overwritable).
   void step(std::string op, std::vector<unsigned> reads,
             std::vector<unsigned> writes) {
-    program.steps.push_back(
-        {std::move(op), "f.py:1:1", std::move(reads), std::move(writes)});
+    std::vector<unsigned> overwritable = reads;
+    program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
+                             std::move(writes), std::move(overwritable),
+                             {}});
+  }
+  /// A step whose results may overwrite none of its reads (a matmul).
+  void opaqueStep(std::string op, std::vector<unsigned> reads,
+                  std::vector<unsigned> writes) {
+    program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
+                             std::move(writes), {}, {}});
   }
   std::string error() const {
     auto error = replay(program);
@@ -118,4 +128,35 @@ TEST_CASE("a malformed program is reported, not replayed", "[replay]") {
   Builder b;
   b.step("use", {7}, {});
   CHECK_THAT(b.error(), Catch::Contains("malformed replay program"));
+}
+
+TEST_CASE("a result over an operand the op is not in place for fails, even "
+          "when read first",
+          "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 16);
+  unsigned y = b.add("%1", 0, 8, 16); // over the upper half of %0
+  b.step("neg", {0}, {x});
+  b.opaqueStep("mm", {x, 0}, {y});
+  CHECK_THAT(b.error(),
+             Catch::Contains("step 1 ('mm' at f.py:1:1) writes %1 (heap "
+                             "bytes [8, 24)) over bytes [8, 16) of %0, which "
+                             "it reads"));
+  // The same placement for an op in place over %0 is sound.
+  b.program.steps.back().overwritable = {x};
+  CHECK(b.error().empty());
+}
+
+TEST_CASE("a write into an operand under its own name needs a writable "
+          "storage",
+          "[replay]") {
+  Builder b;
+  b.opaqueStep("add_", {0}, {});
+  b.program.steps.back().mutates = {0};
+  CHECK_THAT(b.error(),
+             Catch::Contains("step 0 ('add_' at f.py:1:1) writes into %arg0 "
+                             "(argument 0 (w) bytes [0, 16)), which the "
+                             "caller does not let the function change"));
+  b.program.storages[1].writable = true; // a state argument
+  CHECK(b.error().empty());
 }
