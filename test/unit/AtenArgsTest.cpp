@@ -1,5 +1,5 @@
 //===- AtenArgsTest.cpp - Reading coreai.args -----------------------------===//
-#include "../../passes/AtenArgs.h"
+#include "AtenArgs.h"
 
 #include <catch2/catch.hpp>
 
