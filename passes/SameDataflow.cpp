@@ -110,13 +110,26 @@ std::optional<std::string> DataflowMatcher::matchSignature() {
       return llvm::formatv("argument {0} has another type than the original's",
                            i)
           .str();
+    // The kinds and names decide what the function may write (a state)
+    // and what the runtime binds: planning must not change them.
+    if (planned.getArgAttrDict(i) != original.getArgAttrDict(i))
+      return llvm::formatv("argument {0} has other attributes than the "
+                           "original's (coreai.kind, coreai.name, ...)",
+                           i)
+          .str();
     counterpart[planned.getArgument(i)] = original.getArgument(i);
   }
-  for (unsigned i = 0; i < planned.getNumResults(); ++i)
+  for (unsigned i = 0; i < planned.getNumResults(); ++i) {
     if (!sameType(planned.getResultTypes()[i], original.getResultTypes()[i]))
       return llvm::formatv("result {0} has another type than the original's",
                            i)
           .str();
+    if (planned.getResultAttrDict(i) != original.getResultAttrDict(i))
+      return llvm::formatv("result {0} has other attributes than the "
+                           "original's (coreai.kind, coreai.name, ...)",
+                           i)
+          .str();
+  }
   return std::nullopt;
 }
 

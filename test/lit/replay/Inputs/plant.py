@@ -83,6 +83,10 @@ elif kind == "state-from-other-state":
 elif kind == "changed-attribute":
     m = first(r"\"torch\.aten\.pow\"\((%\d+)\) \{([^}]*)coreai\.overload = \"default\"")
     replace(m, m.group(0).replace("coreai.overload = \"default\"", "coreai.overload = \"Tensor_Tensor\""))
+elif kind == "input-made-state":
+    # The argument kinds decide what the replay lets the function write.
+    m = first(r"coreai\.kind = \"input\"")
+    replace(m, "coreai.kind = \"state\"")
 else:
     sys.exit(f"plant.py: unknown fault '{kind}'")
 
