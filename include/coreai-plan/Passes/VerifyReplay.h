@@ -45,8 +45,8 @@ replayProgramOf(mlir::func::FuncOp func, const ReplayOptions &options = {});
 mlir::LogicalResult verifyReplay(mlir::func::FuncOp func,
                                  const ReplayOptions &options = {});
 
-/// Whether `planned` computes what `original` does: the same arguments and
-/// result types, every op of the original exactly once with the same name,
+/// Whether `planned` computes what `original` does: the same argument and
+/// result types (or specialisations) and attributes, every op of the original exactly once with the same name,
 /// attributes (placement annotations aside), regions and operands matched
 /// by dataflow, the same values returned, and the ops with effects
 /// (Effects.h) in the same relative order; each op reading or writing a
