@@ -1,6 +1,7 @@
 //===- Planner.cpp - Planning a bundle: entries x S -> manifest -----------===//
 #include "coreai-plan/Bundle/Planner.h"
 
+#include "coreai-plan/Import/ExportArchive.h"
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Verify.h"
 #include "coreai-plan/Version.h"
@@ -327,8 +328,7 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
           observer->interrupt();
           return mlir::failure();
         });
-  current->module =
-      mlir::parseSourceFile<mlir::ModuleOp>(current->sourceMgr, context.get());
+  current->module = readModel(current->sourceMgr, context.get());
   if (!current->module)
     return bundleError(PlanFailure::BadInput, ""); // the parser said where
 

@@ -10,6 +10,7 @@
 
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Csv.h"
+#include "coreai-plan/Import/ExportArchive.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -213,8 +214,7 @@ int runBuffers() {
   if (!file)
     return fail(InputError, "cannot read '" + inputPath + "': " + openError);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = readModel(sourceMgr, &context);
   if (!module)
     return InputError; // the parser reported where
   double parseMillis = millisSince(parseBegin);

@@ -43,6 +43,8 @@ extern llvm::cl::SubCommand explainCommand;
 int runExplain();
 extern llvm::cl::SubCommand fitCommand;
 int runFit();
+extern llvm::cl::SubCommand importCommand;
+int runImport();
 
 /// The algorithm an --algorithm value names, or an error listing them.
 llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);

@@ -73,6 +73,7 @@ int main(int argc, char **argv) {
       {checkHeapCommand, runCheckHeap},
       {explainCommand, runExplain},
       {fitCommand, runFit},
+      {importCommand, runImport},
   };
   // libLLVM registers hundreds of codegen options; users only need ours.
   for (auto &[name, option] :

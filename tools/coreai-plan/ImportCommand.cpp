@@ -1,0 +1,80 @@
+//===- ImportCommand.cpp - coreai-plan import -----------------------------===//
+//
+// `coreai-plan import model.pt2 -o model.mlir`: the MLIR the other
+// subcommands plan when given the archive, for reading and diffing. Each op
+// keeps its node's Python source line as its location.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "OutputSet.h"
+
+#include "coreai-plan/Import/ExportArchive.h"
+#include "coreai-plan/Passes/Dialects.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace coreai::cli {
+
+llvm::cl::SubCommand
+    importCommand("import", "Import a torch.export archive (.pt2) and write "
+                            "it as MLIR");
+
+namespace {
+namespace cl = llvm::cl;
+
+cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                               cl::desc("<model.pt2>"), cl::sub(importCommand));
+cl::opt<std::string> outputPath("o", cl::Required,
+                                cl::desc("Where to write the MLIR ('-' for "
+                                         "stdout)"),
+                                cl::value_desc("FILE"), cl::sub(importCommand));
+cl::opt<bool> locations("locations", cl::init(true),
+                        cl::desc("Print each op's location (node name and "
+                                 "Python line; default on)"),
+                        cl::sub(importCommand));
+
+} // namespace
+
+int runImport() {
+  mlir::DialectRegistry registry;
+  registerInputDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.disableMultithreading();
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  if (!isExportArchiveFile(inputPath))
+    return fail(InputError, "'" + inputPath +
+                                "' is not a torch.export archive (.pt2, a "
+                                "zip); MLIR needs no import");
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      importExportArchiveFile(inputPath, &context);
+  if (!module)
+    return InputError; // the importer said where
+  if (mlir::failed(mlir::verify(*module)))
+    return InternalError;
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mlir::OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+  module->print(os, flags);
+  os << "\n";
+  if (outputPath == "-") {
+    llvm::outs() << text;
+    return Success;
+  }
+  OutputSet outputs;
+  if (llvm::Error error = outputs.add(outputPath, text))
+    return fail(InputError, std::move(error));
+  if (llvm::Error error = outputs.commit())
+    return fail(InputError, std::move(error));
+  return Success;
+}
+
+} // namespace coreai::cli
