@@ -609,6 +609,44 @@ bool isContiguous(const TensorMeta &meta) {
   return true;
 }
 
+/// Whether a tensor of `sizes` and `strides` can be viewed with
+/// `newSizes` without a copy: torch's rule for `reshape` (ATen's
+/// `computeStride`). Runs of old dims that are contiguous with each other
+/// must be split into new dims of the same element count.
+bool viewStridesExist(llvm::ArrayRef<int64_t> sizes,
+                      llvm::ArrayRef<int64_t> strides,
+                      llvm::ArrayRef<int64_t> newSizes) {
+  int64_t elements = 1;
+  for (int64_t size : sizes)
+    elements *= size;
+  if (elements == 0 || sizes.empty())
+    return true;
+  int64_t viewDim = int64_t(newSizes.size()) - 1;
+  int64_t chunkBaseStride = strides.back();
+  int64_t tensorElements = 1, viewElements = 1;
+  for (int64_t dim = int64_t(sizes.size()) - 1; dim >= 0; --dim) {
+    tensorElements *= sizes[dim];
+    bool chunkEnds = dim == 0 || (sizes[dim - 1] != 1 &&
+                                  strides[dim - 1] !=
+                                      tensorElements * chunkBaseStride);
+    if (!chunkEnds)
+      continue;
+    while (viewDim >= 0 &&
+           (viewElements < tensorElements || newSizes[viewDim] == 1)) {
+      viewElements *= newSizes[viewDim];
+      --viewDim;
+    }
+    if (viewElements != tensorElements)
+      return false;
+    if (dim > 0) {
+      chunkBaseStride = strides[dim - 1];
+      tensorElements = 1;
+      viewElements = 1;
+    }
+  }
+  return viewDim == -1;
+}
+
 FailureOr<bool> ProgramImporter::mayAliasIsView(llvm::StringRef op,
                                                 const Object &node,
                                                 llvm::StringRef self,
@@ -631,8 +669,12 @@ FailureOr<bool> ProgramImporter::mayAliasIsView(llvm::StringRef op,
            (*in)->hinted && (*out)->hinted &&
            (*in)->hintStrides == (*out)->hintStrides;
   }
-  // reshape, flatten, contiguous: a view of a contiguous input.
-  return isContiguous(**in);
+  if (op == "contiguous")
+    return isContiguous(**in);
+  // reshape, flatten: a view whenever torch can find strides for one.
+  return (*in)->hinted && (*out)->hinted &&
+         viewStridesExist((*in)->hintSizes, (*in)->hintStrides,
+                          (*out)->hintSizes);
 }
 
 FailureOr<Value> ProgramImporter::scatterInto(const Tensor &view,
@@ -887,7 +929,10 @@ LogicalResult ProgramImporter::importNode(const Object &node) {
       return failure();
     if (!view) {
       freshResults(*built);
-      if (op != "to" && op != "type_as" && op != "contiguous")
+      // Without example strides torch's choice is unknown.
+      if (op != "to" && op != "type_as" && op != "contiguous" &&
+          !(metas.find(*self)->second.hinted &&
+            metas.find(resultNames[0])->second.hinted))
         tensors[resultNames[0]].uncertainCopy = true;
       return success();
     }

@@ -15,6 +15,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,6 +68,19 @@ int runImport() {
   os << "\n";
   if (outputPath == "-") {
     llvm::outs() << text;
+    return Success;
+  }
+  // A device or pipe (`/dev/null`) is written in place: renaming a
+  // temporary file over it would replace it.
+  llvm::sys::fs::file_status status;
+  if (!llvm::sys::fs::status(outputPath, status) &&
+      llvm::sys::fs::exists(status) && !llvm::sys::fs::is_regular_file(status)) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(outputPath, ec);
+    if (!ec)
+      out << text;
+    if (ec || out.has_error())
+      return fail(InputError, "cannot write '" + outputPath + "'");
     return Success;
   }
   OutputSet outputs;
