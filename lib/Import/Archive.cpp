@@ -19,9 +19,9 @@ namespace {
 /// A model JSON larger than this is refused before it is allocated.
 constexpr zip_uint64_t kMaxModelJsonBytes = zip_uint64_t(2) << 30;
 
-llvm::Error archiveError(llvm::StringRef archive, const llvm::Twine &why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 archive + ": " + why);
+/// The message only: the diagnostic's location names the archive.
+llvm::Error archiveError(llvm::StringRef, const llvm::Twine &why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
 }
 
 /// `<name>/models/<model>.json` or `models/<model>.json`.

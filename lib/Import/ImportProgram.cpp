@@ -402,8 +402,10 @@ FailureOr<std::string> ProgramImporter::repr(const llvm::json::Value &arg,
       return std::string(*b ? "True" : "False");
     return emitError(loc) << "malformed symbolic argument";
   };
+  // JSON does not tell 2.0 from 2: the argument's kind does.
+  bool floating = kind == "as_float" || kind == "as_floats";
   auto number = [&](const llvm::json::Value &item) -> FailureOr<std::string> {
-    if (auto i = item.getAsInteger())
+    if (auto i = item.getAsInteger(); i && !floating)
       return std::to_string(*i);
     if (auto f = item.getAsNumber())
       return pythonFloat(*f);
@@ -1105,6 +1107,15 @@ LogicalResult ProgramImporter::run(const Object &program,
   };
   llvm::SmallVector<Result> results;
   llvm::StringSet<> stateBuffers;
+  // In the order of the buffers, as torch.export lists mutations.
+  llvm::stable_sort(mutatedRoots, [&](const std::string &a,
+                                      const std::string &b) {
+    auto index = [&](const std::string &name) {
+      auto found = argumentIndex.find(name);
+      return found == argumentIndex.end() ? ~0u : found->second;
+    };
+    return index(a) < index(b);
+  });
   for (const std::string &root : mutatedRoots) {
     auto index = argumentIndex.find(root);
     if (index == argumentIndex.end())
