@@ -20,6 +20,9 @@ if os.path.isdir(os.path.join(config.shared_dir, "graphs")):
     config.available_features.add("shared-data")
 else:
     lit_config.note("shared data not found at %s: tests that need it are skipped" % config.shared_dir)
+# torch.export archives (`.pt2`) came later than the graphs.
+if os.path.isdir(os.path.join(config.shared_dir, "exports")):
+    config.available_features.add("shared-exports")
 
 # The browser test needs Debian's chromium (scripts/dev test installs it).
 import shutil
