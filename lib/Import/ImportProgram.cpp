@@ -9,6 +9,7 @@
 #include "ImportProgram.h"
 
 #include "AtenOps.h"
+#include "JsonSplit.h"
 #include "Sympy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,7 +58,7 @@ struct Tensor {
   std::string root; ///< the FX name owning the storage
   unsigned version = 0; ///< `versions[root]` when `current` was made
   /// For views: the node that made it, its result index and its source.
-  const Object *viewNode = nullptr;
+  llvm::StringRef viewNode; ///< its JSON text, parsed again when needed
   unsigned viewResult = 0;
   std::string parent;
   /// A reshape that may have been a view in torch but is imported as a
@@ -160,7 +161,8 @@ public:
         archiveLoc(FileLineColLoc::get(ctx, archive, 0, 0)),
         memberName(member.str()) {}
 
-  LogicalResult run(const Object &program, llvm::StringRef funcName);
+  LogicalResult run(const Object &program, llvm::StringRef graphModule,
+                    llvm::StringRef funcName);
 
 private:
   MLIRContext *ctx;
@@ -169,7 +171,8 @@ private:
   Location archiveLoc;
   std::string memberName;
 
-  const Object *tensorValues = nullptr;
+  /// `tensor_values`: each entry's JSON text, parsed when first needed.
+  llvm::StringMap<llvm::StringRef> tensorValues;
   llvm::StringMap<std::string> symInts; ///< sym_int name -> infix text
   llvm::StringMap<TensorMeta> metas;
   llvm::StringMap<Tensor> tensors;
@@ -203,7 +206,8 @@ private:
                                    llvm::StringRef overload,
                                    llvm::ArrayRef<const TensorMeta *> results,
                                    std::optional<int64_t> aliasOperand);
-  LogicalResult importNode(const Object &node);
+  LogicalResult importNode(const Object &node, llvm::StringRef text);
+  FailureOr<llvm::json::Value> parseNode(llvm::StringRef text, Location loc);
   FailureOr<bool> mayAliasIsView(llvm::StringRef op, const Object &node,
                                  llvm::StringRef self,
                                  llvm::StringRef result);
@@ -236,9 +240,18 @@ Location ProgramImporter::nodeLoc(const Object &node) {
 
 FailureOr<TensorMeta> ProgramImporter::readMeta(llvm::StringRef name,
                                                 Location loc) {
-  const Object *value = tensorValues ? tensorValues->getObject(name) : nullptr;
-  if (!value)
+  auto text = tensorValues.find(name);
+  if (text == tensorValues.end())
     return emitError(loc) << "no tensor metadata for '" << name << "'";
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text->second);
+  if (!parsed)
+    return emitError(loc) << "tensor metadata of '" << name
+                          << "' is not valid JSON: "
+                          << llvm::toString(parsed.takeError());
+  const Object *value = parsed->getAsObject();
+  if (!value)
+    return emitError(loc) << "tensor metadata of '" << name
+                          << "' is not an object";
   TensorMeta meta;
   auto dtype = value->getInteger("dtype");
   Type element = dtype ? elementType(ctx, *dtype) : Type();
@@ -341,10 +354,13 @@ FailureOr<Value> ProgramImporter::resolve(llvm::StringRef fxName,
     return emitError(loc) << "uses '" << fxName
                           << "', which no earlier node or input defines";
   Tensor &tensor = found->second;
-  if (!tensor.viewNode || tensor.version == versions[tensor.root])
+  if (tensor.viewNode.empty() || tensor.version == versions[tensor.root])
     return tensor.current;
   // Its storage was written since this view was made: make it again.
-  const Object &node = *tensor.viewNode;
+  FailureOr<llvm::json::Value> parsed = parseNode(tensor.viewNode, loc);
+  if (failed(parsed))
+    return failure();
+  const Object &node = *parsed->getAsObject();
   llvm::StringRef target = node.getString("target").value_or("");
   llvm::StringRef opName = target.drop_front(strlen("torch.ops.aten."));
   auto [op, overload] = opName.rsplit('.');
@@ -682,7 +698,10 @@ FailureOr<bool> ProgramImporter::mayAliasIsView(llvm::StringRef op,
 FailureOr<Value> ProgramImporter::scatterInto(const Tensor &view,
                                               Value source, Value written,
                                               Location loc) {
-  const Object &node = *view.viewNode;
+  FailureOr<llvm::json::Value> parsed = parseNode(view.viewNode, loc);
+  if (failed(parsed))
+    return failure();
+  const Object &node = *parsed->getAsObject();
   llvm::StringRef target = node.getString("target").value_or("");
   llvm::StringRef opName = target.drop_front(strlen("torch.ops.aten."));
   llvm::StringRef op = opName.rsplit('.').first;
@@ -795,7 +814,7 @@ LogicalResult ProgramImporter::writeBack(llvm::StringRef name, Value value,
                           << "', a reshape that torch may have made as a view "
                              "or as a copy: the importer cannot tell which "
                              "storage the write reaches";
-  if (!tensor.viewNode) {
+  if (tensor.viewNode.empty()) {
     if (!firstWriter.count(name)) {
       firstWriter.try_emplace(name, loc);
       mutatedRoots.push_back(name.str());
@@ -818,7 +837,19 @@ LogicalResult ProgramImporter::writeBack(llvm::StringRef name, Value value,
   return success();
 }
 
-LogicalResult ProgramImporter::importNode(const Object &node) {
+FailureOr<llvm::json::Value> ProgramImporter::parseNode(llvm::StringRef text,
+                                                       Location loc) {
+  llvm::Expected<llvm::json::Value> node = llvm::json::parse(text);
+  if (!node)
+    return emitError(loc) << "node is not valid JSON: "
+                          << llvm::toString(node.takeError());
+  if (!node->getAsObject())
+    return emitError(loc) << "node is not a JSON object";
+  return std::move(*node);
+}
+
+LogicalResult ProgramImporter::importNode(const Object &node,
+                                          llvm::StringRef text) {
   Location loc = nodeLoc(node);
   llvm::StringRef target = node.getString("target").value_or("");
   const Array *inputs = node.getArray("inputs");
@@ -945,7 +976,7 @@ LogicalResult ProgramImporter::importNode(const Object &node) {
       t.meta = name;
       t.root = root;
       t.version = versions[root];
-      t.viewNode = &node;
+      t.viewNode = text;
       t.viewResult = i;
       t.parent = *self;
     }
@@ -977,6 +1008,7 @@ LogicalResult ProgramImporter::importNode(const Object &node) {
 }
 
 LogicalResult ProgramImporter::run(const Object &program,
+                                   llvm::StringRef graphModuleText,
                                    llvm::StringRef funcName) {
   // The schema version decides how everything else reads.
   const Object *version = program.getObject("schema_version");
@@ -991,23 +1023,66 @@ LogicalResult ProgramImporter::run(const Object &program,
            << kSupportedExportSchemaMajor
            << " (torch 2.5 and later; re-save the program with a torch of "
               "that range)";
-  const Object *graphModule = program.getObject("graph_module");
-  const Object *graph = graphModule ? graphModule->getObject("graph") : nullptr;
-  const Object *signature =
-      graphModule ? graphModule->getObject("signature") : nullptr;
-  if (!graph || !signature)
-    return error("no graph_module.graph or graph_module.signature");
-  tensorValues = graph->getObject("tensor_values");
-  const Array *graphInputs = graph->getArray("inputs");
-  const Array *graphOutputs = graph->getArray("outputs");
-  const Array *nodes = graph->getArray("nodes");
-  const Array *inputSpecs = signature->getArray("input_specs");
-  const Array *outputSpecs = signature->getArray("output_specs");
-  if (!tensorValues || !graphInputs || !graphOutputs || !nodes ||
+  // The graph's small parts are parsed whole; its nodes and tensor
+  // metadata one at a time (JsonSplit.h says why).
+  Object graph, signatureObject;
+  std::vector<llvm::StringRef> nodes;
+  bool haveValues = false, haveNodes = false;
+  auto parsePart = [&](const JsonMember &part, Object &into) -> LogicalResult {
+    llvm::Expected<llvm::json::Value> value = llvm::json::parse(part.value);
+    if (!value)
+      return error("'") << part.key << "' is not valid JSON: "
+                        << llvm::toString(value.takeError());
+    into[part.key] = std::move(*value);
+    return success();
+  };
+  auto moduleParts = splitObject(graphModuleText);
+  if (!moduleParts)
+    return error("graph_module: ") << llvm::toString(moduleParts.takeError());
+  for (const JsonMember &part : *moduleParts) {
+    if (part.key == "signature") {
+      Object holder;
+      if (failed(parsePart(part, holder)))
+        return failure();
+      if (Object *sig = holder.getObject("signature"))
+        signatureObject = std::move(*sig);
+      continue;
+    }
+    if (part.key != "graph")
+      continue;
+    auto graphParts = splitObject(part.value);
+    if (!graphParts)
+      return error("graph: ") << llvm::toString(graphParts.takeError());
+    for (const JsonMember &graphPart : *graphParts) {
+      if (graphPart.key == "tensor_values") {
+        auto values = splitObject(graphPart.value);
+        if (!values)
+          return error("tensor_values: ") << llvm::toString(values.takeError());
+        for (const JsonMember &value : *values)
+          tensorValues[value.key] = value.value;
+        haveValues = true;
+      } else if (graphPart.key == "nodes") {
+        auto list = splitArray(graphPart.value);
+        if (!list)
+          return error("nodes: ") << llvm::toString(list.takeError());
+        nodes = std::move(*list);
+        haveNodes = true;
+      } else if (graphPart.key == "inputs" || graphPart.key == "outputs" ||
+                 graphPart.key == "sym_int_values") {
+        if (failed(parsePart(graphPart, graph)))
+          return failure();
+      }
+    }
+  }
+  const Array *graphInputs = graph.getArray("inputs");
+  const Array *graphOutputs = graph.getArray("outputs");
+  const Array *inputSpecs = signatureObject.getArray("input_specs");
+  const Array *outputSpecs = signatureObject.getArray("output_specs");
+  if (!haveValues || !graphInputs || !graphOutputs || !haveNodes ||
       !inputSpecs || !outputSpecs)
     return error("the graph lacks inputs, outputs, nodes, tensor_values or "
                  "its signature");
-  if (const Object *syms = graph->getObject("sym_int_values"))
+  if (const Object *syms = graph.getObject("sym_int_values"))
     for (const auto &[name, value] : *syms) {
       const Object *symInt = value.getAsObject();
       const Object *expr = symInt ? symInt->getObject("as_expr") : nullptr;
@@ -1091,11 +1166,15 @@ LogicalResult ProgramImporter::run(const Object &program,
     t.root = p.fxName;
   }
   builder.setInsertionPointToEnd(body);
-  for (const llvm::json::Value &node : *nodes) {
-    const Object *object = node.getAsObject();
+  for (auto [index, text] : llvm::enumerate(nodes)) {
+    llvm::Expected<llvm::json::Value> node = llvm::json::parse(text);
+    if (!node)
+      return error("node ") << index << " is not valid JSON: "
+                            << llvm::toString(node.takeError());
+    const Object *object = node->getAsObject();
     if (!object)
-      return error("malformed node");
-    if (failed(importNode(*object)))
+      return error("node ") << index << " is not an object";
+    if (failed(importNode(*object, text)))
       return failure();
   }
 
@@ -1215,15 +1294,28 @@ LogicalResult importProgram(ModuleOp module, llvm::StringRef archive,
                             llvm::StringRef funcName) {
   MLIRContext *ctx = module.getContext();
   Location loc = FileLineColLoc::get(ctx, archive, 0, 0);
-  llvm::Expected<llvm::json::Value> json = llvm::json::parse(member.json);
-  if (!json)
+  // Everything but the graph module is small and parsed whole.
+  auto parts = splitObject(member.json);
+  if (!parts)
     return emitError(loc) << member.path << ": not valid JSON: "
-                          << llvm::toString(json.takeError());
-  const Object *program = json->getAsObject();
-  if (!program)
-    return emitError(loc) << member.path << ": expected a JSON object";
+                          << llvm::toString(parts.takeError());
+  Object top;
+  llvm::StringRef graphModule;
+  for (const JsonMember &part : *parts) {
+    if (part.key == "graph_module") {
+      graphModule = part.value;
+      continue;
+    }
+    llvm::Expected<llvm::json::Value> value = llvm::json::parse(part.value);
+    if (!value)
+      return emitError(loc) << member.path << ": '" << part.key
+                            << "' is not valid JSON: "
+                            << llvm::toString(value.takeError());
+    top[part.key] = std::move(*value);
+  }
+  const Object *program = &top;
   if (failed(ProgramImporter(module, archive, member.path)
-                 .run(*program, funcName)))
+                 .run(*program, graphModule, funcName)))
     return failure();
 
   // Module attributes describe the first program.
