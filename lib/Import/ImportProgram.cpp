@@ -622,7 +622,8 @@ bool isContiguous(const TensorMeta &meta) {
   for (int64_t dim = meta.hintSizes.size() - 1; dim >= 0; --dim) {
     if (meta.hintSizes[dim] != 1 && meta.hintStrides[dim] != expected)
       return false;
-    expected *= meta.hintSizes[dim];
+    if (llvm::MulOverflow(expected, meta.hintSizes[dim], expected))
+      return false;
   }
   return true;
 }
@@ -636,22 +637,29 @@ bool viewStridesExist(llvm::ArrayRef<int64_t> sizes,
                       llvm::ArrayRef<int64_t> newSizes) {
   int64_t elements = 1;
   for (int64_t size : sizes)
-    elements *= size;
+    if (size < 0 || llvm::MulOverflow(elements, size, elements))
+      return false;
+  for (int64_t size : newSizes)
+    if (size < 0)
+      return false;
   if (elements == 0 || sizes.empty())
     return true;
   int64_t viewDim = int64_t(newSizes.size()) - 1;
   int64_t chunkBaseStride = strides.back();
   int64_t tensorElements = 1, viewElements = 1;
   for (int64_t dim = int64_t(sizes.size()) - 1; dim >= 0; --dim) {
-    tensorElements *= sizes[dim];
-    bool chunkEnds = dim == 0 || (sizes[dim - 1] != 1 &&
-                                  strides[dim - 1] !=
-                                      tensorElements * chunkBaseStride);
+    tensorElements *= sizes[dim]; // at most `elements`: no overflow
+    int64_t chunkStride;
+    if (llvm::MulOverflow(tensorElements, chunkBaseStride, chunkStride))
+      return false;
+    bool chunkEnds = dim == 0 ||
+                     (sizes[dim - 1] != 1 && strides[dim - 1] != chunkStride);
     if (!chunkEnds)
       continue;
     while (viewDim >= 0 &&
            (viewElements < tensorElements || newSizes[viewDim] == 1)) {
-      viewElements *= newSizes[viewDim];
+      if (llvm::MulOverflow(viewElements, newSizes[viewDim], viewElements))
+        return false;
       --viewDim;
     }
     if (viewElements != tensorElements)
@@ -988,6 +996,9 @@ LogicalResult ProgramImporter::importNode(const Object &node,
     if (!self || resultNames.size() != 1)
       return emitError(loc) << "in-place op 'aten." << target
                             << "' must write one tensor `self` and return it";
+    if (!tensors.count(*self))
+      return emitError(loc) << "writes '" << *self
+                            << "', which no earlier node or input defines";
     redirects[resultNames[0]] = *self;
     if (known->role == OpRole::DetachInPlace)
       return success(succeeded(resolve(*self, loc)));
