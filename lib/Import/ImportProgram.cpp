@@ -614,6 +614,29 @@ ProgramImporter::buildNode(const Object &node, llvm::StringRef op,
                aliasOperand);
 }
 
+/// A fresh result is sized as its element count; strides that spread its
+/// elements over more storage (`empty_strided` with gaps) would overflow
+/// the buffer planned for it.
+LogicalResult checkDense(const TensorMeta &meta, llvm::StringRef name,
+                         Location loc) {
+  if (!meta.hinted)
+    return success();
+  int64_t elements = 1, extent = 1;
+  for (auto [size, stride] : llvm::zip(meta.hintSizes, meta.hintStrides)) {
+    int64_t span;
+    if (llvm::MulOverflow(elements, size, elements) ||
+        (size > 0 && (stride < 0 || llvm::MulOverflow(size - 1, stride, span) ||
+                      llvm::AddOverflow(extent, span, extent))))
+      return emitError(loc) << "tensor '" << name
+                            << "' has strides the planner cannot size";
+  }
+  if (elements > 0 && extent > elements)
+    return emitError(loc) << "tensor '" << name << "' spreads " << elements
+                          << " elements over " << extent
+                          << " by its strides: only dense results are planned";
+  return success();
+}
+
 /// Dense row-major strides at the example sizes.
 bool isContiguous(const TensorMeta &meta) {
   if (!meta.hinted)
@@ -926,12 +949,16 @@ LogicalResult ProgramImporter::importNode(const Object &node,
   };
 
   auto freshResults = [&](Operation *built) {
+    for (auto [name, result] : llvm::zip(resultNames, results))
+      if (failed(checkDense(*result, name, loc)))
+        return failure();
     for (auto [i, name] : llvm::enumerate(resultNames)) {
       Tensor &t = tensors[name];
       t.current = built->getResult(i);
       t.meta = name;
       t.root = name;
     }
+    return success();
   };
 
   switch (known->role) {
@@ -944,8 +971,7 @@ LogicalResult ProgramImporter::importNode(const Object &node,
         buildNode(node, op, overload, results, std::nullopt);
     if (failed(built))
       return failure();
-    freshResults(*built);
-    return success();
+    return freshResults(*built);
   }
   case OpRole::View:
   case OpRole::MayAlias: {
@@ -969,7 +995,8 @@ LogicalResult ProgramImporter::importNode(const Object &node,
     if (failed(built))
       return failure();
     if (!view) {
-      freshResults(*built);
+      if (failed(freshResults(*built)))
+        return failure();
       // Without example strides torch's choice is unknown.
       if (op != "to" && op != "type_as" && op != "contiguous" &&
           !(metas.find(*self)->second.hinted &&

@@ -120,8 +120,8 @@ def case(name):
         p.nodes[1]["target"] = "torch.ops.mylib.fused_relu.default"
     elif name == "negative-size":
         p.values["relu"]["sizes"][0] = {"as_int": -3}
-    elif name == "no-signature":
-        del p.json  # replaced below
+    elif name == "gapped-strides":
+        p.values["relu"]["strides"] = [{"as_int": 16}, {"as_int": 1}]
     return p
 
 
