@@ -2,6 +2,7 @@
 #ifndef COREAI_PLAN_LIB_IMPORT_ATENOPS_H
 #define COREAI_PLAN_LIB_IMPORT_ATENOPS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -40,6 +41,12 @@ std::optional<AtenOp> classifyAtenOp(llvm::StringRef name,
 /// True for views whose element i is element i of their source (reshapes):
 /// a write through one is a write of the same elements of the source.
 bool isLayoutKeepingView(llvm::StringRef name);
+
+/// Whether a tensor of `sizes` and `strides` can be viewed with `newSizes`
+/// without a copy: torch's rule for `reshape` (ATen's `computeStride`).
+bool viewStridesExist(llvm::ArrayRef<int64_t> sizes,
+                      llvm::ArrayRef<int64_t> strides,
+                      llvm::ArrayRef<int64_t> newSizes);
 
 } // namespace coreai::import
 

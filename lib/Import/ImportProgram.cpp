@@ -651,51 +651,6 @@ bool isContiguous(const TensorMeta &meta) {
   return true;
 }
 
-/// Whether a tensor of `sizes` and `strides` can be viewed with
-/// `newSizes` without a copy: torch's rule for `reshape` (ATen's
-/// `computeStride`). Runs of old dims that are contiguous with each other
-/// must be split into new dims of the same element count.
-bool viewStridesExist(llvm::ArrayRef<int64_t> sizes,
-                      llvm::ArrayRef<int64_t> strides,
-                      llvm::ArrayRef<int64_t> newSizes) {
-  int64_t elements = 1;
-  for (int64_t size : sizes)
-    if (size < 0 || llvm::MulOverflow(elements, size, elements))
-      return false;
-  for (int64_t size : newSizes)
-    if (size < 0)
-      return false;
-  if (elements == 0 || sizes.empty())
-    return true;
-  int64_t viewDim = int64_t(newSizes.size()) - 1;
-  int64_t chunkBaseStride = strides.back();
-  int64_t tensorElements = 1, viewElements = 1;
-  for (int64_t dim = int64_t(sizes.size()) - 1; dim >= 0; --dim) {
-    tensorElements *= sizes[dim]; // at most `elements`: no overflow
-    int64_t chunkStride;
-    if (llvm::MulOverflow(tensorElements, chunkBaseStride, chunkStride))
-      return false;
-    bool chunkEnds = dim == 0 ||
-                     (sizes[dim - 1] != 1 && strides[dim - 1] != chunkStride);
-    if (!chunkEnds)
-      continue;
-    while (viewDim >= 0 &&
-           (viewElements < tensorElements || newSizes[viewDim] == 1)) {
-      if (llvm::MulOverflow(viewElements, newSizes[viewDim], viewElements))
-        return false;
-      --viewDim;
-    }
-    if (viewElements != tensorElements)
-      return false;
-    if (dim > 0) {
-      chunkBaseStride = strides[dim - 1];
-      tensorElements = 1;
-      viewElements = 1;
-    }
-  }
-  return viewDim == -1;
-}
-
 FailureOr<bool> ProgramImporter::mayAliasIsView(llvm::StringRef op,
                                                 const Object &node,
                                                 llvm::StringRef self,
