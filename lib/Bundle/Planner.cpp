@@ -317,8 +317,14 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
   current = std::make_unique<Current>();
   current->path = path;
   current->manifestInput = result.inputs.size();
-  result.inputs.push_back(
-      {llvm::sys::path::filename(path).str(), sha256Hex((*file)->getBuffer())});
+  // An archive is known by its zip directory (with every member's CRC):
+  // hashing its gigabytes of weights would cost more than planning.
+  llvm::StringRef bytes = (*file)->getBuffer();
+  std::string identity;
+  if (looksLikeExportArchive(bytes))
+    identity = exportArchiveIdentity((*file)->getMemBufferRef());
+  result.inputs.push_back({llvm::sys::path::filename(path).str(),
+                           sha256Hex(identity.empty() ? bytes : identity)});
   current->sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   current->diagnostics = std::make_unique<mlir::SourceMgrDiagnosticHandler>(
       current->sourceMgr, context.get());

@@ -126,6 +126,33 @@ readModelMembers(llvm::MemoryBufferRef archive) {
   return readFromSource(source, archive.getBufferIdentifier());
 }
 
+std::string directoryListing(llvm::MemoryBufferRef archive) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t *source = zip_source_buffer_create(
+      archive.getBufferStart(), archive.getBufferSize(), 0, &error);
+  std::unique_ptr<zip_t, ZipDiscard> zip(
+      source ? zip_open_from_source(source, ZIP_RDONLY, &error) : nullptr);
+  zip_error_fini(&error);
+  if (!zip) {
+    if (source)
+      zip_source_free(source);
+    return "";
+  }
+  std::string listing;
+  zip_int64_t entries = zip_get_num_entries(zip.get(), 0);
+  for (zip_int64_t index = 0; index < entries; ++index) {
+    zip_stat_t stat;
+    zip_stat_init(&stat);
+    if (zip_stat_index(zip.get(), index, ZIP_FL_ENC_RAW, &stat) != 0)
+      return "";
+    listing += (llvm::Twine(stat.name ? stat.name : "") + " " +
+                llvm::Twine(stat.size) + " " + llvm::Twine(stat.crc) + "\n")
+                   .str();
+  }
+  return listing;
+}
+
 llvm::Expected<std::vector<ModelMember>>
 readModelMembers(llvm::StringRef path) {
   zip_error_t error;

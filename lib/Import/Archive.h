@@ -20,6 +20,10 @@ struct ModelMember {
 /// an error naming the archive when it is no zip, is truncated or has none.
 llvm::Expected<std::vector<ModelMember>>
 readModelMembers(llvm::MemoryBufferRef archive);
+/// The zip directory of `archive` as text, one `name size crc32` line per
+/// member: what identifies the archive without reading its weights. Empty
+/// when it is no readable zip.
+std::string directoryListing(llvm::MemoryBufferRef archive);
 /// The same for the file at `path`, reading only what it needs.
 llvm::Expected<std::vector<ModelMember>> readModelMembers(llvm::StringRef path);
 

@@ -83,6 +83,10 @@ importExportArchiveFile(llvm::StringRef path, mlir::MLIRContext *context) {
   return importMembers(import::readModelMembers(path), path, context);
 }
 
+std::string exportArchiveIdentity(llvm::MemoryBufferRef archive) {
+  return import::directoryListing(archive);
+}
+
 mlir::OwningOpRef<mlir::ModuleOp> readModel(llvm::SourceMgr &sourceMgr,
                                             mlir::MLIRContext *context) {
   const llvm::MemoryBuffer *main =

@@ -45,6 +45,11 @@ importExportArchive(llvm::MemoryBufferRef archive, mlir::MLIRContext *context);
 mlir::OwningOpRef<mlir::ModuleOp>
 importExportArchiveFile(llvm::StringRef path, mlir::MLIRContext *context);
 
+/// What identifies the archive in `archive` without reading its weights:
+/// its zip directory (each member's name, size and CRC-32) as text; empty
+/// when it is no readable zip.
+std::string exportArchiveIdentity(llvm::MemoryBufferRef archive);
+
 /// The one place tools read a model: the main buffer of `sourceMgr` is
 /// imported when it is a `.pt2` archive, parsed as MLIR otherwise.
 mlir::OwningOpRef<mlir::ModuleOp> readModel(llvm::SourceMgr &sourceMgr,

@@ -87,10 +87,10 @@ class Program:
             "torch_version": "2.11.0", "guards_code": []}
 
 
-def write(path, program=None, members=None):
+def write(path, program=None, members=None, weight=b"\0"):
     with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
         z.writestr("case/archive_format", "pt2")
-        z.writestr("case/data/weights/weight_0", b"\0" * 64)
+        z.writestr("case/data/weights/weight_0", weight * 64)
         if program is not None:
             z.writestr("case/models/model.json", json.dumps(program.json()))
         for name, data in (members or {}).items():
@@ -200,6 +200,8 @@ def main():
         at = data.index(b'"graph_module"')
         data[at] = ord("#")  # same length, so the zip stays readable
         open(out, "wb").write(bytes(data))
+    elif name == "other-weights":
+        write(out, mlp(), weight=b"\1")
     elif name == "bad-json":
         write(out, members={"case/models/model.json": "{ not json"})
     else:
