@@ -200,6 +200,8 @@ def main():
         at = data.index(b'"graph_module"')
         data[at] = ord("#")  # same length, so the zip stays readable
         open(out, "wb").write(bytes(data))
+    elif name == "two-models":
+        write(out, mlp(), members={"case/models/prefill.json": json.dumps(mlp().json())})
     elif name == "other-weights":
         write(out, mlp(), weight=b"\1")
     elif name == "bad-json":
