@@ -1,0 +1,88 @@
+"""Seeded argument values: the same bytes for the planned and the unplanned run.
+
+Each argument's values depend only on the seed, its kind and its name (not
+on the order arguments are made in), and are generated on the run's device
+when first asked for, so a full-size model's weights never pass through the
+host. Weights and constants are uniform in [-scale, scale] (BatchNorm
+running variances in [0.5, 1.5], so the normalisation stays finite);
+integer weights are 0; `input_ids` lie below the vocabulary (the smallest
+embedding table the ids index); `cache_position` is start..start+S-1; KV
+caches are zero or random at the same scale; integer state is `start`.
+"""
+
+import zlib
+
+import torch
+
+from . import aten
+
+
+class Inputs:
+    def __init__(self, function, device, seed=0, scale=0.05, kv_cache="zero", start=0, vocab=None):
+        self.function = function
+        self.device = torch.device(device)
+        self.seed, self.scale, self.kv_cache, self.start = seed, scale, kv_cache, start
+        self.vocab = vocab
+        self.cache = {}
+
+    def _generator(self, name):
+        g = torch.Generator(device=self.device)
+        g.manual_seed((self.seed * 1000003 + zlib.crc32(name.encode())) & 0x7FFFFFFFFFFFFFFF)
+        return g
+
+    def _uniform(self, name, shape, dtype, low, high):
+        g = self._generator(name)
+        values = torch.rand(shape, generator=g, device=self.device, dtype=torch.float32)
+        return (values * (high - low) + low).to(dtype)
+
+    def value(self, index, shape):
+        """Argument `index` of the function at the given (specialised) shape."""
+        key = (index, tuple(shape))
+        if key not in self.cache:
+            self.cache[key] = self._make(index, tuple(shape))
+        return self.cache[key]
+
+    def _make(self, index, shape):
+        argument = self.function.arguments[index]
+        kind = argument.attrs.get("coreai.kind", "input")
+        name = argument.attrs.get("coreai.name", argument.name)
+        dtype = aten.dtype_of(argument.type.element)
+        floating = dtype.is_floating_point
+        if kind in ("weight", "constant"):
+            if not floating:
+                return torch.zeros(shape, dtype=dtype, device=self.device)
+            if name.endswith("running_var"):
+                return self._uniform(name, shape, dtype, 0.5, 1.5)
+            return self._uniform(name, shape, dtype, -self.scale, self.scale)
+        if kind == "state":
+            if not floating:
+                return torch.full(shape, self.start, dtype=dtype, device=self.device)
+            if self.kv_cache == "random":
+                return self._uniform(name, shape, dtype, -self.scale, self.scale)
+            return torch.zeros(shape, dtype=dtype, device=self.device)
+        if name == "cache_position":
+            return torch.arange(self.start, self.start + shape[0], dtype=dtype, device=self.device)
+        if name == "input_ids":
+            g = self._generator(name)
+            return torch.randint(0, self.vocab or 2, shape, generator=g, device=self.device, dtype=dtype)
+        if floating:
+            g = self._generator(name)
+            return torch.randn(shape, generator=g, device=self.device, dtype=torch.float32).to(dtype)
+        if dtype == torch.bool:
+            return torch.ones(shape, dtype=dtype, device=self.device)
+        return torch.zeros(shape, dtype=dtype, device=self.device)
+
+
+def vocabulary_of(function):
+    """Rows of the smallest embedding table indexed by the `input_ids` argument
+    (through views), or None."""
+    ids = {a.name for a in function.arguments if a.attrs.get("coreai.name") == "input_ids"}
+    rows = []
+    for op in function.ops:
+        if op.attrs.get("coreai.alias_of") and op.operands and op.operands[0] in ids:
+            ids.update(op.results)
+        if op.name == "torch.aten.embedding" and len(op.operands) >= 2 and op.operands[1] in ids:
+            table = op.operand_types[0]
+            if getattr(table, "shape", None) and table.shape[0] is not None:
+                rows.append(table.shape[0])
+    return min(rows) if rows else None
