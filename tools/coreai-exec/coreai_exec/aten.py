@@ -97,11 +97,22 @@ class Kernel:
         """Writes the single result into `slot`; True when the kernel wrote it there itself."""
         if self.out_variant is not None and not self.uses_legacy(positional, keyword):
             pointer, shape = slot.data_ptr(), tuple(slot.shape)
-            self.out_variant(*positional, **keyword, out=slot)
+            try:
+                self.out_variant(*positional, **keyword, out=slot)
+            except RuntimeError as e:
+                if "single memory location" not in str(e):
+                    raise
+                # The slot partly overlaps an operand (ATen refuses such out=
+                # calls): a runtime's kernel would write over bytes it still
+                # reads, so write the result over them all the same.
+                return self._copy_into(positional, keyword, slot)
             if slot.data_ptr() != pointer or tuple(slot.shape) != shape:
                 raise RuntimeError("%s resized its out= tensor from %s: the result type in the graph is wrong"
                                    % (self.label, list(shape)))
             return True
+        return self._copy_into(positional, keyword, slot)
+
+    def _copy_into(self, positional, keyword, slot):
         result = self.call(positional, keyword)
         if not isinstance(result, torch.Tensor):
             raise RuntimeError("%s returned %s, expected one tensor" % (self.label, type(result).__name__))

@@ -61,15 +61,21 @@ def corrupt(function, mode):
                 _set_offset(op, j, 0)
         return "every heap buffer at offset 0 (%d of %d moved)" % (moved, len(buffers))
     if mode == "overlap":
+        # The pair sharing the most bytes: small buffers often hold equal
+        # values (copies of one position), which a clobber would not change.
+        best = None
         for b in buffers:
             for a in buffers:
-                if a is b or not (a["first"] < b["first"] < a["last"]):
+                if a is b or not (a["first"] < b["first"] < a["last"]) or a["offset"] + b["size"] > heap:
                     continue
-                if a["offset"] + b["size"] > heap:
-                    continue
-                for op, j in b["members"]:
-                    _set_offset(op, j, a["offset"])
-                return ("buffer %s (bytes %d) moved from offset %d onto %s at %d, which is read again after it is written"
-                        % (b["name"], b["size"], b["offset"], a["name"], a["offset"]))
-        raise InputError("@%s: no two heap buffers are live at the same time" % function.name)
+                shared = min(a["size"], b["size"])
+                if best is None or shared > best[0]:
+                    best = (shared, a, b)
+        if best is None:
+            raise InputError("@%s: no two heap buffers are live at the same time" % function.name)
+        _, a, b = best
+        for op, j in b["members"]:
+            _set_offset(op, j, a["offset"])
+        return ("buffer %s (%d bytes) moved from offset %d onto %s at %d, which is read after it is written"
+                % (b["name"], b["size"], b["offset"], a["name"], a["offset"]))
     raise InputError("unknown corruption '%s'" % mode)

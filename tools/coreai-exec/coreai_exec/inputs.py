@@ -3,13 +3,17 @@
 Each argument's values depend only on the seed, its kind and its name (not
 on the order arguments are made in), and are generated on the run's device
 when first asked for, so a full-size model's weights never pass through the
-host. Weights and constants are uniform in [-scale, scale] (BatchNorm
-running variances in [0.5, 1.5], so the normalisation stays finite);
-integer weights are 0; `input_ids` lie below the vocabulary (the smallest
+host. Floating weights and constants are uniform: matrices, kernels and
+embeddings in [-b, b] with b = sqrt(3 / fan-in) (at most 1), so the signal
+neither dies out nor blows up through the layers and every value still
+depends on the input; norm scales (1-D `*weight`) and BatchNorm running
+variances in [0.5, 1.5]; everything else (biases, scalars, rotary
+frequencies) in [-scale, scale]; integer weights are 0; `input_ids` lie below the vocabulary (the smallest
 embedding table the ids index); `cache_position` is start..start+S-1; KV
 caches are zero or random at the same scale; integer state is `start`.
 """
 
+import math
 import zlib
 
 import torch
@@ -51,8 +55,11 @@ class Inputs:
         if kind in ("weight", "constant"):
             if not floating:
                 return torch.zeros(shape, dtype=dtype, device=self.device)
-            if name.endswith("running_var"):
-                return self._uniform(name, shape, dtype, 0.5, 1.5)
+            if len(shape) >= 2:  # matrices, kernels, embeddings: the signal keeps its size
+                bound = min(1.0, math.sqrt(3.0 / max(1, math.prod(shape[1:]))))
+                return self._uniform(name, shape, dtype, -bound, bound)
+            if name.endswith("running_var") or (len(shape) == 1 and name.endswith("weight")):
+                return self._uniform(name, shape, dtype, 0.5, 1.5)  # variances, norm scales
             return self._uniform(name, shape, dtype, -self.scale, self.scale)
         if kind == "state":
             if not floating:
