@@ -61,16 +61,18 @@ def corrupt(function, mode):
                 _set_offset(op, j, 0)
         return "every heap buffer at offset 0 (%d of %d moved)" % (moved, len(buffers))
     if mode == "overlap":
-        # The pair sharing the most bytes: small buffers often hold equal
-        # values (copies of one position), which a clobber would not change.
+        # The clobbered buffer read longest after the clobber (a residual
+        # stream, say, which every later value depends on; a short-lived one
+        # may feed only what does not matter, like the query of attention
+        # over one position), then the most shared bytes.
         best = None
         for b in buffers:
             for a in buffers:
                 if a is b or not (a["first"] < b["first"] < a["last"]) or a["offset"] + b["size"] > heap:
                     continue
-                shared = min(a["size"], b["size"])
-                if best is None or shared > best[0]:
-                    best = (shared, a, b)
+                rank = (a["last"] - b["first"], min(a["size"], b["size"]))
+                if best is None or rank > best[0]:
+                    best = (rank, a, b)
         if best is None:
             raise InputError("@%s: no two heap buffers are live at the same time" % function.name)
         _, a, b = best
