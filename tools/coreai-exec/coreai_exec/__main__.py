@@ -52,15 +52,17 @@ def main(argv=None):
     records, status = [], 0
     try:
         original = mlir.parse_file(args.original)
-        references, inputs_of = {}, {}
+        references = {}
+        inputs = Inputs(engine.concrete_device(args.device), seed=args.seed, scale=args.scale,
+                        kv_cache=args.kv_cache, start=args.start_position)
         for path in args.planned:
             planned = mlir.parse_file(path)
             functions = [f for f in planned.functions if f.ops or f.returned]
             if args.function:
                 functions = [f for f in functions if f.name in args.function]
             for function in functions:
-                record = run_function(function, planned, original, args, references, inputs_of,
-                                      engine, compare, corrupt, Inputs, vocabulary_of, torch)
+                record = run_function(function, planned, original, args, references, inputs,
+                                      engine, compare, corrupt, vocabulary_of)
                 record["file"] = os.path.basename(path)
                 records.append(record)
                 print(summary(record), flush=True)
@@ -83,8 +85,8 @@ def main(argv=None):
     return status
 
 
-def run_function(function, planned, original, args, references, inputs_of,
-                 engine, compare, corrupt, Inputs, vocabulary_of, torch):
+def run_function(function, planned, original, args, references, inputs,
+                 engine, compare, corrupt, vocabulary_of):
     entry = function.attrs.get("coreai.entry", function.name)
     seq_len = engine.sequence_length(function)
     plan = function.attrs.get("coreai.plan")
@@ -95,25 +97,22 @@ def run_function(function, planned, original, args, references, inputs_of,
     except KeyError:
         raise engine.InputError("%s has no @%s (the entry of @%s)" % (original.path, entry, function.name))
     check_same_arguments(function, source, engine)
-    if entry not in inputs_of:
-        inputs_of[entry] = Inputs(source, args.device, seed=args.seed, scale=args.scale,
-                                  kv_cache=args.kv_cache, start=args.start_position,
-                                  vocab=vocabulary_of(source))
-    inputs = inputs_of[entry]
+    vocab = vocabulary_of(source)
     record = {"function": function.name, "entry": entry, "seq_len": seq_len, "heap": plan["heap"],
               "device": args.device}
     key = (entry, seq_len)
     if key not in references:
         symbols = engine.symbols_of(original, seq_len)
         started = time.time()
-        reference = engine.Execution(source, symbols, inputs, args.device, planned=False)
+        reference = engine.Execution(source, symbols, inputs, args.device, planned=False, vocab=vocab)
         references[key] = reference.run()
         record["unplanned_seconds"] = round(time.time() - started, 3)
     want_results, want_states = references[key]
     if args.corrupt:
         record["corrupted"] = corrupt(function, args.corrupt)
     started = time.time()
-    execution = engine.Execution(function, engine.symbols_of(planned, seq_len), inputs, args.device, planned=True)
+    execution = engine.Execution(function, engine.symbols_of(planned, seq_len), inputs, args.device,
+                                 planned=True, vocab=vocab)
     try:
         got_results, got_states = execution.run(heap_size=plan["heap"])
     except engine.PlanError as e:

@@ -79,6 +79,15 @@ class Region:
         return bool((self.bytes[:self.guard] == POISON).all()) and bool((self.bytes[-self.guard:] == POISON).all())
 
 
+def concrete_device(name):
+    """`cuda` as `cuda:N`: the exported `device=` arguments are compared
+    with tensors' devices, which always carry an index."""
+    device = torch.device(name)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
 def concrete_shape(ty, sym_text, symbols, what):
     if not isinstance(ty, TensorType):
         raise InputError("%s: type %s is not a tensor" % (what, ty))
@@ -107,9 +116,9 @@ class Stats:
 class Execution:
     """One run of `function` with `symbols` bound, planned or not."""
 
-    def __init__(self, function, symbols, inputs, device, planned):
-        self.function, self.symbols, self.inputs = function, symbols, inputs
-        self.device, self.planned = torch.device(device), planned
+    def __init__(self, function, symbols, inputs, device, planned, vocab=None):
+        self.function, self.symbols, self.inputs, self.vocab = function, symbols, inputs, vocab
+        self.device, self.planned = concrete_device(device), planned
         self.stats = Stats()
         self.regions = []
         self.outputs = {}  # result position -> Region
@@ -178,7 +187,7 @@ class Execution:
         for i, argument in enumerate(self.function.arguments):
             what = "argument %s" % argument.name
             shape = concrete_shape(argument.type, argument.attrs.get("coreai.sym_shape"), self.symbols, what)
-            value = self.inputs.value(i, shape)
+            value = self.inputs.value(argument, shape, self.vocab)
             if argument.attrs.get("coreai.kind") == "state":
                 size = bytes_of(value.dtype, shape)
                 if self.planned:

@@ -22,11 +22,12 @@ from . import aten
 
 
 class Inputs:
-    def __init__(self, function, device, seed=0, scale=0.05, kv_cache="zero", start=0, vocab=None):
-        self.function = function
+    """Argument values, made once per (kind, name, shape, dtype): functions of
+    one bundle that share weights by name share the tensors too."""
+
+    def __init__(self, device, seed=0, scale=0.05, kv_cache="zero", start=0):
         self.device = torch.device(device)
         self.seed, self.scale, self.kv_cache, self.start = seed, scale, kv_cache, start
-        self.vocab = vocab
         self.cache = {}
 
     def _generator(self, name):
@@ -39,18 +40,17 @@ class Inputs:
         values = torch.rand(shape, generator=g, device=self.device, dtype=torch.float32)
         return (values * (high - low) + low).to(dtype)
 
-    def value(self, index, shape):
-        """Argument `index` of the function at the given (specialised) shape."""
-        key = (index, tuple(shape))
-        if key not in self.cache:
-            self.cache[key] = self._make(index, tuple(shape))
-        return self.cache[key]
-
-    def _make(self, index, shape):
-        argument = self.function.arguments[index]
+    def value(self, argument, shape, vocab=None):
+        """The value of `argument` (mlir.Argument) at the given (specialised) shape."""
         kind = argument.attrs.get("coreai.kind", "input")
         name = argument.attrs.get("coreai.name", argument.name)
         dtype = aten.dtype_of(argument.type.element)
+        key = (kind, name, tuple(shape), dtype, vocab if name == "input_ids" else None)
+        if key not in self.cache:
+            self.cache[key] = self._make(kind, name, tuple(shape), dtype, vocab)
+        return self.cache[key]
+
+    def _make(self, kind, name, shape, dtype, vocab):
         floating = dtype.is_floating_point
         if kind in ("weight", "constant"):
             if not floating:
@@ -71,7 +71,7 @@ class Inputs:
             return torch.arange(self.start, self.start + shape[0], dtype=dtype, device=self.device)
         if name == "input_ids":
             g = self._generator(name)
-            return torch.randint(0, self.vocab or 2, shape, generator=g, device=self.device, dtype=dtype)
+            return torch.randint(0, vocab or 2, shape, generator=g, device=self.device, dtype=dtype)
         if floating:
             g = self._generator(name)
             return torch.randn(shape, generator=g, device=self.device, dtype=torch.float32).to(dtype)
