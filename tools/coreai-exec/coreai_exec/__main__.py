@@ -157,9 +157,9 @@ def summary(record):
         head += " [corrupted: %s]" % record["corrupted"]
     stats = record.get("stats")
     if stats:
-        head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed)"
-                 % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],
-                    stats["output_placed"], stats["state_placed"]))
+        head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
+                 " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],
+                                    stats["output_placed"], stats["state_placed"], stats["borrowed"]))
     if record["status"] == "identical":
         return head + ": bit-identical (%d results, %d states)" % (record["results"], record["states"])
     if record["status"] == "mismatch":

@@ -22,14 +22,15 @@ def heap_buffers(function):
         offsets = op.attrs.get("coreai.offsets")
         sizes = op.attrs.get("coreai.sizes")
         in_place = op.attrs.get("coreai.in_place")
+        borrow = op.attrs.get("coreai.borrow")
         for j, result in enumerate(op.results):
             if alias and alias[j] >= 0:
                 source = op.operands[alias[j]]
                 if source in buffer_of:
                     buffer_of[result] = buffer_of[source]
                 continue
-            if not offsets or offsets[j] < 0:
-                continue
+            if not offsets or offsets[j] < 0 or (borrow and borrow[j] >= 0):
+                continue  # not in the heap (outputs' storage lent as scratch: left alone)
             over = in_place[j] if in_place else -1
             if over >= 0 and op.operands[over] in buffer_of:
                 b = buffer_of[op.operands[over]]

@@ -5,7 +5,8 @@ Planned: every value lives where the annotations put it (docs/LIVENESS.md,
 "Output: attributes in the IR"; the storages as the replay,
 passes/ReplayProgram.cpp, defines them):
 - `coreai.offsets`/`coreai.sizes` >= 0: the heap, one uint8 arena of
-  `coreai.plan`'s heap bytes, poisoned with 0xFF (NaN for floats);
+  `coreai.plan`'s heap bytes, poisoned with 0xFF (NaN for floats); with
+  `coreai.borrow = [k]` the offset is in output k's storage instead;
 - `coreai.output = [k]`: output k's storage (bound by the caller);
 - `coreai.state = [a]`: the storage of state argument a;
 - a returned value with no place named: the storage of the first output it
@@ -107,7 +108,7 @@ def concrete_shape(ty, sym_text, symbols, what):
 class Stats:
     def __init__(self):
         self.ops = self.into_slot = self.copied = self.views = self.in_place = 0
-        self.output_placed = self.state_placed = 0
+        self.output_placed = self.state_placed = self.borrowed = 0
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -161,6 +162,12 @@ class Execution:
 
         offset, annotated = entry("coreai.offsets"), entry("coreai.sizes")
         output, state = entry("coreai.output"), entry("coreai.state")
+        borrow = entry("coreai.borrow")
+        if offset >= 0 and borrow >= 0:  # scratch in output k's storage
+            if borrow >= len(self.function.result_types):
+                raise PlanError("%s: 'coreai.borrow' names result %d of %d" % (what, borrow, len(self.function.result_types)))
+            self.stats.borrowed += 1
+            return self.output_region(borrow).slot(offset, annotated, dtype, shape, what)
         if offset >= 0:
             return self.heap.slot(offset, annotated, dtype, shape, what)
         if size == 0:

@@ -85,6 +85,19 @@ class Executor(unittest.TestCase):
         self.assertEqual(stats["into_slot"], 5)  # every kernel wrote its own slot
         self.assertIn("bit-identical (2 results, 1 states)", text)
 
+    def test_borrowed_scratch_in_an_output(self):
+        # Output 0's storage is free all call long (its value is placed in
+        # the state): %0 lives there.
+        borrowed = dict(GOOD, p0=GOOD["p0"] + ", coreai.borrow = array<i64: 0>")
+        status, records, text = self.execute(borrowed)
+        self.assertEqual(status, 0, text)
+        self.assertEqual(records[0]["stats"]["borrowed"], 1)
+        outside = dict(GOOD, p0="coreai.offsets = array<i64: 8>, coreai.sizes = array<i64: 16>, "
+                                "coreai.borrow = array<i64: 1>")
+        status, records, text = self.execute(outside)
+        self.assertEqual(status, 2, text)
+        self.assertIn("bytes [8, 24) are outside output 1 (16 bytes)", text)
+
     def test_overlapping_live_buffers_mismatch(self):
         # %1 (and its in-place %2) onto %0, which %4 still reads.
         bad = dict(GOOD, p1=GOOD["p1"].replace("256", "0"), p2=GOOD["p2"].replace("256", "0"))
