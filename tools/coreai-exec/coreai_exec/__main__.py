@@ -62,7 +62,7 @@ def main(argv=None):
                 functions = [f for f in functions if f.name in args.function]
             for function in functions:
                 record = run_function(function, planned, original, args, references, inputs,
-                                      engine, compare, corrupt, vocabulary_of)
+                                      engine, compare, corrupt, vocabulary_of, torch)
                 record["file"] = os.path.basename(path)
                 records.append(record)
                 print(summary(record), flush=True)
@@ -86,7 +86,7 @@ def main(argv=None):
 
 
 def run_function(function, planned, original, args, references, inputs,
-                 engine, compare, corrupt, vocabulary_of):
+                 engine, compare, corrupt, vocabulary_of, torch):
     entry = function.attrs.get("coreai.entry", function.name)
     seq_len = engine.sequence_length(function)
     plan = function.attrs.get("coreai.plan")
@@ -108,6 +108,9 @@ def run_function(function, planned, original, args, references, inputs,
         references[key] = reference.run()
         record["unplanned_seconds"] = round(time.time() - started, 3)
     want_results, want_states = references[key]
+    # NaN or inf in the reference would hide differences behind them.
+    record["unplanned_nonfinite"] = sum(int((~torch.isfinite(t)).sum()) for t in want_results
+                                        if t.dtype.is_floating_point)
     if args.corrupt:
         record["corrupted"] = corrupt(function, args.corrupt)
     started = time.time()
@@ -160,6 +163,8 @@ def summary(record):
         head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
                  " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],
                                     stats["output_placed"], stats["state_placed"], stats["borrowed"]))
+    if record.get("unplanned_nonfinite"):
+        head += " [the unplanned run's results hold %d NaN/inf values]" % record["unplanned_nonfinite"]
     if record["status"] == "identical":
         return head + ": bit-identical (%d results, %d states)" % (record["results"], record["states"])
     if record["status"] == "mismatch":
