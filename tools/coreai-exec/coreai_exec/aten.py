@@ -73,7 +73,10 @@ class Kernel:
         if self.native is not None and packet is not None:
             signature = _argument_signature(self.native._schema)
             for candidate in packet.overloads():
-                op = getattr(packet, candidate)
+                try:
+                    op = getattr(packet, candidate)
+                except (AttributeError, RuntimeError):
+                    continue  # an overload this build cannot load
                 outs = [a for a in op._schema.arguments if a.is_out]
                 if len(outs) == 1 and outs[0].name == "out" and _argument_signature(op._schema) == signature:
                     self.out_variant = op
