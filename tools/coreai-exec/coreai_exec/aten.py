@@ -39,6 +39,10 @@ class UnsupportedOp(Exception):
     pass
 
 
+def element_bytes(element):
+    return torch.empty((), dtype=dtype_of(element)).element_size()
+
+
 def dtype_of(element):
     try:
         return DTYPES[element]

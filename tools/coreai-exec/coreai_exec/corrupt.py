@@ -1,18 +1,23 @@
 """Negative controls: break a plan on purpose so the executor must catch it.
 
-`zero` moves every heap buffer to offset 0. `overlap` moves one buffer onto
-another that is still to be read after the first one is written (the first
-such pair in op order), so exactly two simultaneously live buffers share
-bytes. Both edit the parsed function's `coreai.offsets` in memory.
+`zero` moves every planned buffer to offset 0 of its storage (the heap, or
+the output it borrows). `overlap` moves one buffer onto another of the same
+storage that is still to be read after the first one is written, so exactly
+two simultaneously live buffers share bytes. Both edit the parsed
+function's `coreai.offsets` in memory.
 """
 
+import math
+
+from . import aten
 from .engine import InputError
 
 
 def heap_buffers(function):
-    """Heap buffers in op order: dicts with offset, size, first (defining op
-    index), last (last op index reading it through any value) and members
-    ((op, result index) pairs: the root and the in-place results over it)."""
+    """Planned buffers in op order: dicts with offset, size, region (-1 for
+    the heap, k for scratch borrowed in output k), first (defining op index),
+    last (last op index reading it through any value) and members ((op,
+    result index) pairs: the root and the in-place results over it)."""
     buffer_of, buffers = {}, []
     for index, op in enumerate(function.ops):
         for operand in op.operands:
@@ -29,15 +34,16 @@ def heap_buffers(function):
                 if source in buffer_of:
                     buffer_of[result] = buffer_of[source]
                 continue
-            if not offsets or offsets[j] < 0 or (borrow and borrow[j] >= 0):
-                continue  # not in the heap (outputs' storage lent as scratch: left alone)
+            if not offsets or offsets[j] < 0:
+                continue
             over = in_place[j] if in_place else -1
             if over >= 0 and op.operands[over] in buffer_of:
                 b = buffer_of[op.operands[over]]
             else:
                 b = len(buffers)
+                region = borrow[j] if borrow else -1  # -1: the heap; k: scratch in output k
                 buffers.append({"offset": offsets[j], "size": sizes[j], "first": index, "last": index,
-                                "members": [], "name": result})
+                                "members": [], "name": result, "region": region})
             buffers[b]["members"].append((op, j))
             buffer_of[result] = b
     return buffers
@@ -49,9 +55,15 @@ def _set_offset(op, j, offset):
     op.attrs["coreai.offsets"] = offsets
 
 
+def _region_size(function, region):
+    if region < 0:
+        return function.attrs.get("coreai.plan", {}).get("heap", 0)
+    ty = function.result_types[region]
+    return math.prod(d or 0 for d in ty.shape) * aten.element_bytes(ty.element)
+
+
 def corrupt(function, mode):
     """Breaks the plan of `function`; returns a sentence saying how."""
-    heap = function.attrs.get("coreai.plan", {}).get("heap", 0)
     buffers = heap_buffers(function)
     if mode == "zero":
         moved = 0
@@ -60,7 +72,7 @@ def corrupt(function, mode):
                 moved += 1
             for op, j in buffer["members"]:
                 _set_offset(op, j, 0)
-        return "every heap buffer at offset 0 (%d of %d moved)" % (moved, len(buffers))
+        return "every planned buffer at offset 0 of its storage (%d of %d moved)" % (moved, len(buffers))
     if mode == "overlap":
         # The clobbered buffer read longest after the clobber (a residual
         # stream, say, which every later value depends on; a short-lived one
@@ -69,7 +81,9 @@ def corrupt(function, mode):
         best = None
         for b in buffers:
             for a in buffers:
-                if a is b or not (a["first"] < b["first"] < a["last"]) or a["offset"] + b["size"] > heap:
+                if a is b or a["region"] != b["region"] or not (a["first"] < b["first"] < a["last"]):
+                    continue
+                if a["offset"] + b["size"] > _region_size(function, a["region"]):
                     continue
                 rank = (a["last"] - b["first"], min(a["size"], b["size"]))
                 if best is None or rank > best[0]:
@@ -79,6 +93,7 @@ def corrupt(function, mode):
         _, a, b = best
         for op, j in b["members"]:
             _set_offset(op, j, a["offset"])
-        return ("buffer %s (%d bytes) moved from offset %d onto %s at %d, which is read after it is written"
-                % (b["name"], b["size"], b["offset"], a["name"], a["offset"]))
+        where = "" if a["region"] < 0 else " in output %d's storage" % a["region"]
+        return ("buffer %s (%d bytes) moved from offset %d onto %s at %d%s, which is read after it is written"
+                % (b["name"], b["size"], b["offset"], a["name"], a["offset"], where))
     raise InputError("unknown corruption '%s'" % mode)
