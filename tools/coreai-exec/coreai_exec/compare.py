@@ -1,6 +1,5 @@
 """Bit-for-bit comparison of two tensors, naming the first value that differs."""
 
-import struct
 
 import torch
 
