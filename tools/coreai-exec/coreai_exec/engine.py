@@ -191,7 +191,12 @@ class Execution:
 
     # -- the run --------------------------------------------------------
     def arguments(self, env):
+        """Values of the arguments the body reads or returns (and every
+        state): a tied weight the graph never reads is never made."""
+        used = {name for op in self.function.ops for name in op.operands} | set(self.function.returned)
         for i, argument in enumerate(self.function.arguments):
+            if argument.name not in used and argument.attrs.get("coreai.kind") != "state":
+                continue
             what = "argument %s" % argument.name
             shape = concrete_shape(argument.type, argument.attrs.get("coreai.sym_shape"), self.symbols, what)
             value = self.inputs.value(argument, shape, self.vocab)

@@ -35,10 +35,17 @@ class Inputs:
         g.manual_seed((self.seed * 1000003 + zlib.crc32(name.encode())) & 0x7FFFFFFFFFFFFFFF)
         return g
 
+    CHUNK = 1 << 24  # elements drawn at a time: bounds the float32 temporary
+
     def _uniform(self, name, shape, dtype, low, high):
         g = self._generator(name)
-        values = torch.rand(shape, generator=g, device=self.device, dtype=torch.float32)
-        return (values * (high - low) + low).to(dtype)
+        result = torch.empty(shape, dtype=dtype, device=self.device)
+        flat = result.view(-1)
+        for start in range(0, flat.numel(), self.CHUNK):
+            count = min(self.CHUNK, flat.numel() - start)
+            values = torch.rand(count, generator=g, device=self.device, dtype=torch.float32)
+            flat[start:start + count] = values * (high - low) + low
+        return result
 
     def value(self, argument, shape, vocab=None):
         """The value of `argument` (mlir.Argument) at the given (specialised) shape."""
