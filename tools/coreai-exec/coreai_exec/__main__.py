@@ -96,7 +96,7 @@ def run_function(function, planned, original, args, references, inputs,
         source = original.function(entry)
     except KeyError:
         raise engine.InputError("%s has no @%s (the entry of @%s)" % (original.path, entry, function.name))
-    check_same_arguments(function, source, engine)
+    check_same_arguments(function, source, engine, engine.symbols_of(original, seq_len))
     vocab = vocabulary_of(source)
     record = {"function": function.name, "entry": entry, "seq_len": seq_len, "heap": plan["heap"],
               "device": args.device}
@@ -142,7 +142,9 @@ def run_function(function, planned, original, args, references, inputs,
     return record
 
 
-def check_same_arguments(function, source, engine):
+def check_same_arguments(function, source, engine, symbols):
+    """The planned function is the original's at this S: same arguments
+    (kind, name, type once the original's symbols are bound)."""
     if len(function.arguments) != len(source.arguments) or len(function.result_types) != len(source.result_types):
         raise engine.InputError("@%s and the original @%s differ in arguments or results"
                                 % (function.name, source.name))
@@ -152,6 +154,13 @@ def check_same_arguments(function, source, engine):
                 raise engine.InputError("@%s: argument %s is %s %r, the original's is %r"
                                         % (function.name, planned_arg.name, key, planned_arg.attrs.get(key),
                                            original_arg.attrs.get(key)))
+        what = "argument %s of the original @%s" % (original_arg.name, source.name)
+        shape = engine.concrete_shape(original_arg.type, original_arg.attrs.get("coreai.sym_shape"), symbols, what)
+        if (planned_arg.type.element != original_arg.type.element
+                or tuple(planned_arg.type.shape) != tuple(shape)):
+            raise engine.InputError("@%s: argument %s is %s, the original's is %s at S=%d (is this its original?)"
+                                    % (function.name, planned_arg.name, planned_arg.type, original_arg.type,
+                                       engine.sequence_length(function)))
 
 
 def summary(record):

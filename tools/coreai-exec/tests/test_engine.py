@@ -131,6 +131,14 @@ class Executor(unittest.TestCase):
         self.assertEqual(status, 2, text)
         self.assertIn("annotated size 8", text)
 
+    def test_original_of_another_shape_is_exit_1(self):
+        self.original = self.write("other.mlir", module("main").replace(
+            '%arg0: tensor<4xf32>', '%arg0: tensor<5xf32>', 1))
+        status, records, text = self.execute(GOOD)
+        self.assertEqual(status, 1, text)
+        self.assertEqual(records, [])
+        self.assertIn("argument %arg0 is tensor<4xf32>, the original's is tensor<5xf32>", text)
+
     def test_bad_input_is_exit_1(self):
         planned = self.write("broken.mlir", "module {\n  func.func @f( {\n}\n")
         with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
