@@ -88,6 +88,17 @@ class OutVariants(unittest.TestCase):
         self.assertEqual(slot.tolist(), [3.0, 6.0])
         self.assertEqual(arena[:4].tolist(), [0, 0, 0, 0])
 
+    def test_to_copy_writes_its_slot(self):
+        source = torch.tensor([[1.5, -2.25], [3.0, 4.0]]).t()  # not contiguous
+        slot = torch.zeros(2, 2, dtype=torch.bfloat16)
+        wrote = aten.kernel("_to_copy", "default").call_into(
+            [source], {"dtype": torch.bfloat16, "layout": torch.strided, "device": torch.device("cpu")}, slot)
+        self.assertTrue(wrote)
+        self.assertTrue(torch.equal(slot, torch.ops.aten._to_copy.default(source, dtype=torch.bfloat16)))
+        # Another dtype than the slot's: not a plain copy, the result is checked and refused.
+        with self.assertRaises(RuntimeError):
+            aten.kernel("_to_copy", "default").call_into([source], {"dtype": torch.float64}, slot)
+
     def test_partial_overlap_is_written_anyway(self):
         arena = torch.zeros(4, dtype=torch.float32)
         arena[:3] = torch.tensor([1.0, 2.0, 3.0])
