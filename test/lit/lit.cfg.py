@@ -24,6 +24,12 @@ else:
 if os.path.isdir(os.path.join(config.shared_dir, "exports")):
     config.available_features.add("shared-exports")
 
+# The executor of planned graphs (tools/coreai-exec) runs on Debian's
+# python3-torch; that python is called by path, since a python3 earlier on
+# PATH may lack torch.
+config.substitutions.append(("%coreai-exec", "env PYTHONPATH=%s /usr/bin/python3 -m coreai_exec"
+                             % os.path.join(config.coreai_src_root, "tools", "coreai-exec")))
+
 # The browser test needs Debian's chromium (scripts/dev test installs it).
 import shutil
 chromium = shutil.which("chromium")

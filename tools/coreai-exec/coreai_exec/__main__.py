@@ -1,0 +1,185 @@
+"""python3 -m coreai_exec PLANNED.mlir... --original MODEL.mlir [options]
+
+Runs every function of each planned graph in its planned order on one
+poisoned arena and the runtime's storages, runs the original function
+unplanned, and compares every result and every state's final contents bit
+for bit. One line per function; exit 0 when all are identical, 2 when one
+differs or the plan fails to execute (reads outside its storage, a kernel
+refusing clobbered inputs), 1 on bad input.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+
+def parse_arguments(argv):
+    parser = argparse.ArgumentParser(prog="python3 -m coreai_exec", description=__doc__.split("\n\n")[1],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("planned", nargs="+", help="MODEL.planned.mlir written by `coreai-plan plan`")
+    parser.add_argument("--original", required=True, help="the graph that was planned (MODEL.mlir)")
+    parser.add_argument("--function", action="append", default=[],
+                        help="planned function to run (main__s8; repeatable; default: all)")
+    parser.add_argument("--device", default="cpu", help="torch device: cpu (default), cuda, cuda:1")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the inputs (default 0)")
+    parser.add_argument("--scale", type=float, default=0.05, help="weights uniform in [-scale, scale] (0.05)")
+    parser.add_argument("--kv-cache", choices=["zero", "random"], default="zero",
+                        help="initial KV cache (and other float state): zero or random at the weights' scale")
+    parser.add_argument("--start-position", type=int, default=0,
+                        help="cache_position starts here (integer state starts here too)")
+    parser.add_argument("--corrupt", choices=["zero", "overlap"],
+                        help="negative control: break the plan first (every offset 0, or two live buffers overlapping)")
+    parser.add_argument("--no-deterministic", action="store_true",
+                        help="do not ask torch for deterministic kernels")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    if args.device.startswith("cuda") and not args.no_deterministic:
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    import torch
+    from . import compare, engine, mlir
+    from .aten import UnsupportedOp
+    from .corrupt import corrupt
+    from .inputs import Inputs, vocabulary_of
+
+    if not args.no_deterministic:
+        torch.use_deterministic_algorithms(True, warn_only=True)
+    records, status = [], 0
+    try:
+        original = mlir.parse_file(args.original)
+        references = {}
+        inputs = Inputs(engine.concrete_device(args.device), seed=args.seed, scale=args.scale,
+                        kv_cache=args.kv_cache, start=args.start_position)
+        for path in args.planned:
+            planned = mlir.parse_file(path)
+            functions = [f for f in planned.functions if f.ops or f.returned]
+            if args.function:
+                functions = [f for f in functions if f.name in args.function]
+            for function in functions:
+                record = run_function(function, planned, original, args, references, inputs,
+                                      engine, compare, corrupt, vocabulary_of, torch)
+                record["file"] = os.path.basename(path)
+                records.append(record)
+                print(summary(record), flush=True)
+                if record["status"] != "identical":
+                    status = 2
+        if not records:
+            raise engine.InputError("no planned function to run (--function %s)" % ", ".join(args.function))
+    except (mlir.ParseError, engine.InputError, UnsupportedOp) as e:
+        print("error: %s" % e, file=sys.stderr)
+        status = 1
+    if args.json:
+        text = json.dumps({"torch": torch.__version__, "device": args.device, "functions": records,
+                           "exit": status}, indent=2, sort_keys=True)
+        if args.json == "-":
+            print(text)
+        else:
+            with open(args.json + ".tmp", "w") as f:
+                f.write(text + "\n")
+            os.replace(args.json + ".tmp", args.json)
+    return status
+
+
+def run_function(function, planned, original, args, references, inputs,
+                 engine, compare, corrupt, vocabulary_of, torch):
+    entry = function.attrs.get("coreai.entry", function.name)
+    seq_len = engine.sequence_length(function)
+    plan = function.attrs.get("coreai.plan")
+    if not isinstance(plan, dict) or "heap" not in plan:
+        raise engine.InputError("%s: @%s has no coreai.plan: plan it first" % (planned.path, function.name))
+    try:
+        source = original.function(entry)
+    except KeyError:
+        raise engine.InputError("%s has no @%s (the entry of @%s)" % (original.path, entry, function.name))
+    check_same_arguments(function, source, engine, engine.symbols_of(original, seq_len))
+    vocab = vocabulary_of(source)
+    record = {"function": function.name, "entry": entry, "seq_len": seq_len, "heap": plan["heap"],
+              "device": args.device}
+    key = (entry, seq_len)
+    if key not in references:
+        symbols = engine.symbols_of(original, seq_len)
+        started = time.time()
+        reference = engine.Execution(source, symbols, inputs, args.device, planned=False, vocab=vocab)
+        references[key] = reference.run()
+        record["unplanned_seconds"] = round(time.time() - started, 3)
+    want_results, want_states = references[key]
+    # NaN or inf in the reference would hide differences behind them.
+    record["unplanned_nonfinite"] = sum(int((~torch.isfinite(t)).sum()) for t in want_results
+                                        if t.dtype.is_floating_point)
+    if args.corrupt:
+        record["corrupted"] = corrupt(function, args.corrupt)
+    started = time.time()
+    execution = engine.Execution(function, engine.symbols_of(planned, seq_len), inputs, args.device,
+                                 planned=True, vocab=vocab)
+    try:
+        got_results, got_states = execution.run(heap_size=plan["heap"])
+    except engine.PlanError as e:
+        record.update(status="failed", message=str(e), stats=execution.stats.as_dict())
+        return record
+    record["planned_seconds"] = round(time.time() - started, 3)
+    record["stats"] = execution.stats.as_dict()
+    record["results"], record["states"] = len(got_results), len(got_states)
+    for position, (got, want) in enumerate(zip(got_results, want_results)):
+        kind = function.result_attrs[position].get("coreai.kind", "result")
+        diff = compare.first_difference(got, want)
+        if diff:
+            what = "result %d (%s%s)" % (position, kind, ": " + function.result_attrs[position]["coreai.name"]
+                                         if "coreai.name" in function.result_attrs[position] else "")
+            record.update(status="mismatch", message=compare.describe(what, diff), difference=diff)
+            return record
+    for name in sorted(want_states):
+        diff = compare.first_difference(got_states[name], want_states[name])
+        if diff:
+            record.update(status="mismatch", message=compare.describe("final state %s" % name, diff),
+                          difference=diff)
+            return record
+    record["status"] = "identical"
+    return record
+
+
+def check_same_arguments(function, source, engine, symbols):
+    """The planned function is the original's at this S: same arguments
+    (kind, name, type once the original's symbols are bound)."""
+    if len(function.arguments) != len(source.arguments) or len(function.result_types) != len(source.result_types):
+        raise engine.InputError("@%s and the original @%s differ in arguments or results"
+                                % (function.name, source.name))
+    for planned_arg, original_arg in zip(function.arguments, source.arguments):
+        for key in ("coreai.kind", "coreai.name"):
+            if planned_arg.attrs.get(key) != original_arg.attrs.get(key):
+                raise engine.InputError("@%s: argument %s is %s %r, the original's is %r"
+                                        % (function.name, planned_arg.name, key, planned_arg.attrs.get(key),
+                                           original_arg.attrs.get(key)))
+        what = "argument %s of the original @%s" % (original_arg.name, source.name)
+        shape = engine.concrete_shape(original_arg.type, original_arg.attrs.get("coreai.sym_shape"), symbols, what)
+        if (planned_arg.type.element != original_arg.type.element
+                or tuple(planned_arg.type.shape) != tuple(shape)):
+            raise engine.InputError("@%s: argument %s is %s, the original's is %s at S=%d (is this its original?)"
+                                    % (function.name, planned_arg.name, planned_arg.type, original_arg.type,
+                                       engine.sequence_length(function)))
+
+
+def summary(record):
+    head = "@%s (%s, S=%d): heap %d B" % (record["function"], record["entry"], record["seq_len"], record["heap"])
+    if "corrupted" in record:
+        head += " [corrupted: %s]" % record["corrupted"]
+    stats = record.get("stats")
+    if stats:
+        head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
+                 " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],
+                                    stats["output_placed"], stats["state_placed"], stats["borrowed"]))
+    if record.get("unplanned_nonfinite"):
+        head += " [the unplanned run's results hold %d NaN/inf values]" % record["unplanned_nonfinite"]
+    if record["status"] == "identical":
+        return head + ": bit-identical (%d results, %d states)" % (record["results"], record["states"])
+    if record["status"] == "mismatch":
+        return head + ": MISMATCH: " + record["message"]
+    return head + ": FAILED: " + record["message"]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,387 @@
+"""Runs one function op by op: planned (one arena, the runtime's storages) or
+unplanned (a fresh tensor for every result).
+
+Planned: every value lives where the annotations put it (docs/LIVENESS.md,
+"Output: attributes in the IR"; the storages as the replay,
+passes/ReplayProgram.cpp, defines them):
+- `coreai.offsets`/`coreai.sizes` >= 0: the heap, one uint8 arena of
+  `coreai.plan`'s heap bytes, poisoned with 0xFF (NaN for floats); with
+  `coreai.borrow = [k]` the offset is in output k's storage instead;
+- `coreai.output = [k]`: output k's storage (bound by the caller);
+- `coreai.state = [a]`: the storage of state argument a;
+- a returned value with no place named: the storage of the first output it
+  is returned at; anything else outside the heap: memory of its own.
+Every storage is a Region: poisoned bytes between two guard bands, handed
+out as typed views; a slot outside a region is a PlanError, as is a guard
+byte that changed. Views are the kernels' own views of those slots.
+"""
+
+import json
+import math
+
+import torch
+
+from . import aten, pyargs
+from .mlir import TensorType
+
+
+class PlanError(Exception):
+    """The plan does not execute as annotated (exit 2)."""
+
+
+class InputError(Exception):
+    """The graph or the request cannot be executed (exit 1)."""
+
+
+POISON = 0xFF
+
+
+def bytes_of(dtype, shape):
+    return math.prod(shape) * torch.empty((), dtype=dtype).element_size()
+
+
+def storage_pointer(tensor):
+    if hasattr(tensor, "untyped_storage"):
+        return tensor.untyped_storage().data_ptr()
+    return tensor.storage().data_ptr()
+
+
+class Region:
+    """A storage: `size` bytes, poisoned, with guard bands on both sides."""
+
+    GUARD = 256
+
+    def __init__(self, name, size, device, guard=GUARD):
+        self.name, self.size, self.guard = name, size, guard
+        self.bytes = torch.full((size + 2 * guard,), POISON, dtype=torch.uint8, device=device)
+
+    def slot(self, offset, size, dtype, shape, what):
+        """The bytes [offset, offset + size) as a contiguous tensor of dtype/shape."""
+        if offset < 0 or size < 0 or offset + size > self.size:
+            raise PlanError("%s: bytes [%d, %d) are outside %s (%d bytes)"
+                            % (what, offset, offset + size, self.name, self.size))
+        need = bytes_of(dtype, shape)
+        if size != need:
+            raise PlanError("%s: annotated size %d, but %s %s takes %d bytes"
+                            % (what, size, dtype, list(shape), need))
+        start = self.guard + offset
+        raw = self.bytes[start:start + size]
+        if need == 0:
+            return torch.empty(shape, dtype=dtype, device=self.bytes.device)
+        item = torch.empty((), dtype=dtype).element_size()
+        if start % item:
+            raise PlanError("%s: offset %d in %s is not aligned to its %d-byte elements"
+                            % (what, offset, self.name, item))
+        return raw.view(dtype).view(shape)
+
+    def guards_intact(self):
+        if not self.guard:
+            return True
+        return bool((self.bytes[:self.guard] == POISON).all()) and bool((self.bytes[-self.guard:] == POISON).all())
+
+
+def concrete_device(name):
+    """`cuda` as `cuda:N`: the exported `device=` arguments are compared
+    with tensors' devices, which always carry an index."""
+    device = torch.device(name)
+    if device.type == "cuda" and device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
+def concrete_shape(ty, sym_text, symbols, what):
+    if not isinstance(ty, TensorType):
+        raise InputError("%s: type %s is not a tensor" % (what, ty))
+    if ty.is_static:
+        return tuple(ty.shape)
+    if sym_text is None:
+        raise InputError("%s: dynamic type %s without a symbolic shape" % (what, ty))
+    try:
+        shape = pyargs.eval_shape(sym_text, symbols)
+    except pyargs.ArgsError as e:
+        raise InputError("%s: %s" % (what, e))
+    if len(shape) != len(ty.shape) or any(d is not None and d != s for d, s in zip(ty.shape, shape)):
+        raise InputError("%s: symbolic shape %r gives %s, not %s" % (what, sym_text, list(shape), ty))
+    return shape
+
+
+class Stats:
+    def __init__(self):
+        self.ops = self.into_slot = self.copied = self.views = self.in_place = 0
+        self.output_placed = self.state_placed = self.borrowed = 0
+
+    def as_dict(self):
+        return dict(self.__dict__)
+
+
+class Execution:
+    """One run of `function` with `symbols` bound, planned or not."""
+
+    def __init__(self, function, symbols, inputs, device, planned, vocab=None):
+        self.function, self.symbols, self.inputs, self.vocab = function, symbols, inputs, vocab
+        self.device, self.planned = concrete_device(device), planned
+        self.stats = Stats()
+        self.regions = []
+        self.outputs = {}  # result position -> Region
+        self.states = {}  # argument index -> Region
+        self.heap = None
+        self.returned_at = {}
+        for position, name in enumerate(function.returned):
+            self.returned_at.setdefault(name, position)
+        self.arg_index = {a.name: i for i, a in enumerate(function.arguments)}
+
+    # -- storage --------------------------------------------------------
+    def region(self, name, size):
+        if not self.planned:  # fresh memory, freed with its value
+            return Region(name, size, self.device, guard=0)
+        region = Region(name, size, self.device)
+        self.regions.append(region)
+        return region
+
+    def output_region(self, position):
+        if position not in self.outputs:
+            ty = self.function.result_types[position]
+            shape = concrete_shape(ty, self.function.result_attrs[position].get("coreai.sym_shape"),
+                                   self.symbols, "result %d" % position)
+            self.outputs[position] = self.region("output %d" % position, bytes_of(aten.dtype_of(ty.element), shape))
+        return self.outputs[position]
+
+    def slot_for(self, op, j, dtype, shape):
+        what = "%s (%s, %s)" % (op.results[j], op.name, op.position)
+        size = bytes_of(dtype, shape)
+        if not self.planned:
+            return self.region("fresh " + op.results[j], size).slot(0, size, dtype, shape, what)
+
+        def entry(attr):
+            values = op.attrs.get(attr)
+            if values is None:
+                return -1
+            if not isinstance(values, (list, tuple)) or len(values) != len(op.results):
+                raise PlanError("%s: '%s' must have one entry per result" % (what, attr))
+            return values[j]
+
+        offset, annotated = entry("coreai.offsets"), entry("coreai.sizes")
+        output, state = entry("coreai.output"), entry("coreai.state")
+        borrow = entry("coreai.borrow")
+        if offset >= 0 and borrow >= 0:  # scratch in output k's storage
+            if borrow >= len(self.function.result_types):
+                raise PlanError("%s: 'coreai.borrow' names result %d of %d" % (what, borrow, len(self.function.result_types)))
+            self.stats.borrowed += 1
+            return self.output_region(borrow).slot(offset, annotated, dtype, shape, what)
+        if offset >= 0:
+            return self.heap.slot(offset, annotated, dtype, shape, what)
+        if size == 0:
+            return torch.empty(shape, dtype=dtype, device=self.device)
+        if output >= 0:
+            if output >= len(self.function.result_types):
+                raise PlanError("%s: 'coreai.output' names result %d of %d" % (what, output, len(self.function.result_types)))
+            self.stats.output_placed += 1
+            return self.output_region(output).slot(0, size, dtype, shape, what)
+        if state >= 0:
+            if state not in self.states:
+                raise PlanError("%s: 'coreai.state' names argument %d, which is not a state" % (what, state))
+            self.stats.state_placed += 1
+            return self.states[state].slot(0, size, dtype, shape, what)
+        position = self.returned_at.get(op.results[j])
+        if position is not None:
+            region = self.output_region(position)
+            if region.size == size:
+                return region.slot(0, size, dtype, shape, what)
+        return self.region("storage of " + op.results[j], size).slot(0, size, dtype, shape, what)
+
+    # -- the run --------------------------------------------------------
+    def arguments(self, env):
+        """Values of the arguments the body reads or returns (and every
+        state): a tied weight the graph never reads is never made."""
+        used = {name for op in self.function.ops for name in op.operands} | set(self.function.returned)
+        for i, argument in enumerate(self.function.arguments):
+            if argument.name not in used and argument.attrs.get("coreai.kind") != "state":
+                continue
+            what = "argument %s" % argument.name
+            shape = concrete_shape(argument.type, argument.attrs.get("coreai.sym_shape"), self.symbols, what)
+            value = self.inputs.value(argument, shape, self.vocab)
+            if argument.attrs.get("coreai.kind") == "state":
+                size = bytes_of(value.dtype, shape)
+                if self.planned:
+                    name = "state %d (%s)" % (i, argument.attrs.get("coreai.name", argument.name))
+                    self.states[i] = self.region(name, size)
+                    slot = self.states[i].slot(0, size, value.dtype, shape, what)
+                    slot.copy_(value)
+                    value = slot
+                else:
+                    value = value.clone()
+            env[argument.name] = value
+
+    def run(self, heap_size=None):
+        function = self.function
+        if self.planned:
+            self.heap = self.region("the arena", heap_size)
+        env = {}
+        self.arguments(env)
+        last_use = {}
+        for index, op in enumerate(function.ops):
+            for name in op.operands:
+                last_use[name] = index
+        for name in function.returned:
+            last_use[name] = len(function.ops)
+        for index, op in enumerate(function.ops):
+            try:
+                self.step(op, env)
+            except (PlanError, InputError, aten.UnsupportedOp):
+                raise
+            except Exception as e:  # a kernel refused its inputs
+                error = PlanError if self.planned else InputError
+                raise error("%s (%s) at %s failed: %s: %s"
+                            % (", ".join(op.results) or "op", op.name, op.position, type(e).__name__,
+                               str(e).strip().splitlines()[0] if str(e).strip() else ""))
+            for name in op.operands:
+                if last_use.get(name) == index and name in env and not name.startswith("%arg"):
+                    del env[name]
+        missing = [n for n in function.returned if n not in env]
+        if missing:
+            raise InputError("@%s returns undefined %s" % (function.name, ", ".join(missing)))
+        returned = [env[n].clone() for n in function.returned]
+        finals = self.final_states(env, returned)
+        if self.planned:
+            for region in self.regions:
+                if not region.guards_intact():
+                    raise PlanError("bytes outside %s were written" % region.name)
+        return returned, finals
+
+    def final_states(self, env, returned):
+        """Each state's contents after the call, the runtime's write-back done."""
+        function = self.function
+        finals = {}
+        for i, argument in enumerate(function.arguments):
+            if argument.attrs.get("coreai.kind") != "state":
+                continue
+            name = argument.attrs.get("coreai.name", argument.name)
+            updates = [p for p, attrs in enumerate(function.result_attrs)
+                       if attrs.get("coreai.kind") == "state_update" and attrs.get("coreai.name") == name]
+            current = env[argument.name]
+            if updates:
+                update = returned[updates[0]]
+                if tuple(update.shape) != tuple(current.shape) or update.dtype != current.dtype:
+                    raise InputError("state_update %s has another type than its state" % name)
+                if self.planned:
+                    current.copy_(update)  # the write-back (a no-op copy where it was placed there)
+                    finals[name] = current.clone()
+                else:
+                    finals[name] = update
+            else:
+                finals[name] = current.clone()
+        return finals
+
+    def call_arguments(self, op, tensors):
+        text = op.attrs.get("coreai.args")
+        if text is None:
+            positional, keyword = [pyargs.TensorSlot() for _ in tensors], {}
+        else:
+            try:
+                positional, keyword = pyargs.parse_call(text, self.symbols)
+            except pyargs.ArgsError as e:
+                raise InputError("%s at %s: %s" % (op.name, op.position, e))
+        if pyargs.count_tensors((positional, list(keyword.values()))) != len(tensors):
+            raise InputError("%s at %s: 'coreai.args' shows %d tensors for %d operands"
+                             % (op.name, op.position, pyargs.count_tensors(positional), len(tensors)))
+        feed = iter(tensors)
+        positional = aten.resolve(pyargs.fill_tensors(positional, feed), self.device)
+        keyword = {k: aten.resolve(pyargs.fill_tensors(v, feed), self.device) for k, v in keyword.items()}
+        return positional, keyword
+
+    def step(self, op, env):
+        if not op.name.startswith("torch.aten."):
+            raise aten.UnsupportedOp("%s at %s: only torch.aten ops run" % (op.name, op.position))
+        self.stats.ops += 1
+        name = op.name[len("torch.aten."):]
+        kernel = aten.kernel(name, op.attrs.get("coreai.overload", "default"))
+        try:
+            tensors = [env[o] for o in op.operands]
+        except KeyError as e:
+            raise InputError("%s at %s uses %s before it is defined" % (op.name, op.position, e))
+        positional, keyword = self.call_arguments(op, tensors)
+        aten.check_indices(name, positional)
+        if not op.results:
+            kernel.call(positional, keyword)
+            return
+        types = []
+        sym_shapes = op.attrs.get("coreai.sym_shapes") or [None] * len(op.results)
+        for j, ty in enumerate(op.result_types):
+            shape = concrete_shape(ty, sym_shapes[j] if j < len(sym_shapes) else None, self.symbols,
+                                   "%s (%s)" % (op.results[j], op.position))
+            types.append((aten.dtype_of(ty.element), shape))
+        alias = op.attrs.get("coreai.alias_of")
+        if alias is not None and any(a >= 0 for a in alias):
+            results = kernel.call(positional, keyword)
+            results = results if isinstance(results, (tuple, list)) else (results,)
+            for j, (result, (dtype, shape)) in enumerate(zip(results, types)):
+                aten.check_result(kernel.label, result, dtype, shape)
+                if alias[j] >= 0:
+                    if storage_pointer(result) != storage_pointer(tensors[alias[j]]):
+                        raise InputError("%s at %s: %s is marked a view but the kernel made a new tensor"
+                                         % (op.name, op.position, op.results[j]))
+                    self.stats.views += 1
+                    env[op.results[j]] = result
+                else:
+                    slot = self.slot_for(op, j, dtype, shape)
+                    slot.copy_(result)
+                    env[op.results[j]] = slot
+            return
+        slots = [self.slot_for(op, j, dtype, shape) for j, (dtype, shape) in enumerate(types)]
+        if self.planned:
+            self.check_in_place(op, tensors, slots)
+        if len(slots) == 1:
+            if kernel.call_into(positional, keyword, slots[0]):
+                self.stats.into_slot += 1
+            else:
+                self.stats.copied += 1
+        else:
+            results = kernel.call(positional, keyword)
+            if len(results) != len(slots):
+                raise InputError("%s at %s: %d results, the graph has %d"
+                                 % (op.name, op.position, len(results), len(slots)))
+            for result, slot in zip(results, slots):
+                aten.check_result(kernel.label, result, slot.dtype, slot.shape)
+                slot.copy_(result)
+            self.stats.copied += 1
+        for result, slot in zip(op.results, slots):
+            env[result] = slot
+
+    def check_in_place(self, op, tensors, slots):
+        in_place = op.attrs.get("coreai.in_place")
+        if not in_place:
+            return
+        for j, operand in enumerate(in_place):
+            if operand < 0:
+                continue
+            if operand >= len(tensors) or tensors[operand].data_ptr() != slots[j].data_ptr():
+                raise PlanError("%s (%s, %s): 'coreai.in_place' says it is written over operand %d, "
+                                "which lives elsewhere" % (op.results[j], op.name, op.position, operand))
+            self.stats.in_place += 1
+
+
+def symbols_of(module, seq_len):
+    """Every shape symbol bound to S (the graphs have one: the chunk size)."""
+    text = module.attrs.get("coreai.sym_ranges")
+    if not text:
+        return {}
+    try:
+        ranges = json.loads(text)
+    except ValueError as e:
+        raise InputError("%s: coreai.sym_ranges is not JSON: %s" % (module.path, e))
+    if len(ranges) > 1:
+        raise InputError("%s: several shape symbols (%s); only one chunk symbol is supported"
+                         % (module.path, ", ".join(sorted(ranges))))
+    return {name: seq_len for name in ranges}
+
+
+def sequence_length(function):
+    """coreai.seq_len, else dim 1 of a static `input_ids`, else 0 (as the planner)."""
+    if "coreai.seq_len" in function.attrs:
+        return int(function.attrs["coreai.seq_len"])
+    for argument in function.arguments:
+        ty = argument.type
+        if (argument.attrs.get("coreai.name") == "input_ids" and isinstance(ty, TensorType)
+                and len(ty.shape) == 2 and ty.is_static):
+            return ty.shape[1]
+    return 0

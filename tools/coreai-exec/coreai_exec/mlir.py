@@ -1,0 +1,405 @@
+"""A reader for the project's generic-form MLIR text (../shared/graphs/README.md).
+
+It reads what the exporter and `coreai-plan plan` print: one module of
+`func.func`s whose bodies are single blocks of generic ops
+(`%r = "torch.aten.add"(%a, %b) {attrs} : (types) -> type`) over builtin
+`tensor<>` types, ending in `return`. Nothing else of MLIR is needed, so the
+executor runs where the C++ build is absent.
+"""
+
+import bisect
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+
+class ParseError(Exception):
+    """Bad input, with the file and line it was found at."""
+
+
+@dataclass(frozen=True)
+class TensorType:
+    shape: Tuple[Optional[int], ...]  # None for a `?` dimension
+    element: str  # 'f32', 'i64', 'i1', ...
+
+    def __str__(self):
+        dims = ["?" if d is None else str(d) for d in self.shape]
+        return "tensor<" + "".join(d + "x" for d in dims) + self.element + ">"
+
+    @property
+    def is_static(self):
+        return all(d is not None for d in self.shape)
+
+
+@dataclass
+class Op:
+    name: str  # 'torch.aten.add'
+    results: List[str]  # SSA names, '%5' or '%5#1'
+    operands: List[str]
+    attrs: Dict[str, object]
+    operand_types: List[object]
+    result_types: List[object]
+    line: int
+
+    @property
+    def position(self):
+        return "line %d" % self.line
+
+
+@dataclass
+class Argument:
+    name: str  # '%arg3'
+    type: object
+    attrs: Dict[str, object]
+
+
+@dataclass
+class Function:
+    name: str
+    arguments: List[Argument]
+    result_types: List[object]
+    result_attrs: List[Dict[str, object]]
+    attrs: Dict[str, object]
+    ops: List[Op]
+    returned: List[str]
+    line: int
+
+
+@dataclass
+class Module:
+    attrs: Dict[str, object]
+    functions: List[Function] = field(default_factory=list)
+    path: str = "<text>"
+
+    def function(self, name):
+        for f in self.functions:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+class I64Array(tuple):
+    """`array<i64: ...>`, kept apart from `[...]` so the two can be told apart."""
+
+
+_TOKEN = re.compile(
+    r"""\s*(?:
+      (?P<string>"(?:[^"\\]|\\.)*")
+    | (?P<value>%[A-Za-z0-9_$.\-]+(?:\#[0-9]+)?)
+    | (?P<symbol>@[A-Za-z0-9_$.\-]+)
+    | (?P<arrow>->)
+    | (?P<number>[-+]?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?))
+    | (?P<ident>[A-Za-z_][A-Za-z0-9_$.]*)
+    | (?P<punct>[(){}\[\]<>,:=*?])
+    )""",
+    re.VERBOSE,
+)
+_ESCAPE = re.compile(r"\\([0-9a-fA-F]{2}|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unescape(body):
+    def one(m):
+        text = m.group(1)
+        if len(text) == 2:
+            return chr(int(text, 16))
+        return _SIMPLE_ESCAPES.get(text, text)
+
+    return _ESCAPE.sub(one, body)
+
+
+class _Parser:
+    def __init__(self, text, path):
+        self.text = text
+        self.path = path
+        self.pos = 0
+        self.peeked = None
+        self.last_start = None
+        self.newlines = [m.start() for m in re.finditer("\n", text)]
+
+    # -- tokens -----------------------------------------------------------
+    def line(self):
+        """The line of the next token."""
+        start = self.peek()[3]
+        return bisect.bisect_left(self.newlines, start) + 1
+
+    def error(self, message):
+        """Fails at the token read last (or the next one, before any)."""
+        start = self.last_start if self.last_start is not None else self.peek()[3]
+        line = bisect.bisect_left(self.newlines, start) + 1
+        raise ParseError("%s:%d: %s" % (self.path, line, message))
+
+    def peek(self):
+        if self.peeked is None:
+            m = _TOKEN.match(self.text, self.pos)
+            if not m:
+                rest = self.text[self.pos:].lstrip()
+                if not rest:
+                    self.peeked = ("eof", "", len(self.text), len(self.text))
+                else:
+                    self.error("unexpected text %r" % rest[:20])
+            else:
+                self.peeked = (m.lastgroup, m.group(m.lastgroup), m.end(), m.start(m.lastgroup))
+        return self.peeked
+
+    def next(self):
+        token = self.peek()
+        self.pos = token[2]
+        self.last_start = token[3]
+        self.peeked = None
+        return token
+
+    def accept(self, text):
+        if self.peek()[1] == text:
+            return self.next()
+        return None
+
+    def expect(self, text):
+        token = self.next()
+        if token[1] != text:
+            self.error("expected '%s', found '%s'" % (text, token[1] or "end of file"))
+        return token
+
+    def expect_kind(self, kind):
+        token = self.next()
+        if token[0] != kind:
+            self.error("expected a %s, found '%s'" % (kind, token[1] or "end of file"))
+        return token[1]
+
+    def skip_ws(self):
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    # -- types ------------------------------------------------------------
+    def type(self):
+        kind, text = self.next()[:2]
+        if kind != "ident":
+            self.error("expected a type, found '%s'" % text)
+        if text != "tensor":
+            return text  # a scalar type (i64, f32, index): kept as its name
+        if self.peeked is not None:
+            self.error("internal: peeked token before a shape")
+        self.skip_ws()
+        if self.text[self.pos:self.pos + 1] != "<":
+            self.error("expected '<' after 'tensor'")
+        end = self.text.find(">", self.pos)
+        if end < 0:
+            self.error("unterminated tensor type")
+        body = self.text[self.pos + 1:end].strip()
+        self.pos = end + 1
+        parts = body.split("x")
+        element = parts[-1]
+        shape = []
+        for dim in parts[:-1]:
+            if dim == "?":
+                shape.append(None)
+            elif dim.isdigit():
+                shape.append(int(dim))
+            else:
+                self.error("bad tensor type 'tensor<%s>'" % body)
+        if not re.fullmatch(r"[a-z]+[0-9]*", element):
+            self.error("bad element type in 'tensor<%s>'" % body)
+        return TensorType(tuple(shape), element)
+
+    def type_list(self):
+        if not self.accept("("):
+            return [self.type()]
+        types = []
+        if not self.accept(")"):
+            while True:
+                types.append(self.type())
+                if self.accept(")"):
+                    break
+                self.expect(",")
+        return types
+
+    # -- attributes -------------------------------------------------------
+    def attribute(self):
+        kind, text = self.peek()[:2]
+        if kind == "string":
+            self.next()
+            return _unescape(text[1:-1])
+        if kind == "number":
+            self.next()
+            value = float(text) if any(c in text for c in ".eE") and not text.startswith("0x") else int(text, 0)
+            if self.accept(":"):
+                self.type()
+            return value
+        if text == "[":
+            self.next()
+            items = []
+            if not self.accept("]"):
+                while True:
+                    items.append(self.attribute())
+                    if self.accept("]"):
+                        break
+                    self.expect(",")
+            return items
+        if text == "{":
+            return self.dictionary()
+        if kind == "ident":
+            if text in ("true", "false"):
+                self.next()
+                return text == "true"
+            if text == "unit":
+                self.next()
+                return True
+            if text == "array":
+                self.next()
+                self.expect("<")
+                self.type()
+                values = []
+                if self.accept(":"):
+                    while True:
+                        values.append(int(self.expect_kind("number"), 0))
+                        if not self.accept(","):
+                            break
+                self.expect(">")
+                return I64Array(values)
+            if text == "tensor":
+                return self.type()
+            if text == "dense":
+                self.error("dense attributes are not supported")
+        self.error("unsupported attribute starting with '%s'" % text)
+
+    def dictionary(self):
+        self.expect("{")
+        attrs = {}
+        if self.accept("}"):
+            return attrs
+        while True:
+            kind, key = self.next()[:2]
+            if kind == "string":
+                key = _unescape(key[1:-1])
+            elif kind != "ident":
+                self.error("expected an attribute name, found '%s'" % key)
+            attrs[key] = self.attribute() if self.accept("=") else True
+            if self.accept("}"):
+                return attrs
+            self.expect(",")
+
+    # -- structure --------------------------------------------------------
+    def module(self):
+        self.expect("module")
+        attrs = {}
+        if self.accept("attributes"):
+            attrs = self.dictionary()
+        self.expect("{")
+        module = Module(attrs, path=self.path)
+        while not self.accept("}"):
+            module.functions.append(self.function())
+        if self.peek()[0] != "eof":
+            self.error("text after the module")
+        return module
+
+    def function(self):
+        line = self.line()
+        self.expect("func.func")
+        if self.peek()[1] in ("private", "public", "nested"):
+            self.next()
+        name = self.expect_kind("symbol")[1:]
+        self.expect("(")
+        arguments = []
+        if not self.accept(")"):
+            while True:
+                arg = self.expect_kind("value")
+                self.expect(":")
+                ty = self.type()
+                attrs = self.dictionary() if self.peek()[1] == "{" else {}
+                arguments.append(Argument(arg, ty, attrs))
+                if self.accept(")"):
+                    break
+                self.expect(",")
+        result_types, result_attrs = [], []
+        if self.accept("->"):
+            if self.accept("("):
+                if not self.accept(")"):
+                    while True:
+                        result_types.append(self.type())
+                        result_attrs.append(self.dictionary() if self.peek()[1] == "{" else {})
+                        if self.accept(")"):
+                            break
+                        self.expect(",")
+            else:
+                result_types.append(self.type())
+                result_attrs.append({})
+        attrs = self.dictionary() if self.accept("attributes") else {}
+        if self.peek()[1] != "{":
+            return Function(name, arguments, result_types, result_attrs, attrs, [], [], line)  # a declaration
+        self.expect("{")
+        ops, returned = [], None
+        while True:
+            if self.accept("}"):
+                break
+            if returned is not None:
+                self.error("ops after 'return' in @%s" % name)
+            if self.peek()[1] in ("return", "func.return"):
+                self.next()
+                returned = []
+                if self.peek()[0] == "value":
+                    while True:
+                        returned.append(self.expect_kind("value"))
+                        if not self.accept(","):
+                            break
+                    self.expect(":")
+                    for _ in returned:
+                        self.type()
+                        self.accept(",")
+                continue
+            ops.append(self.op())
+        if returned is None:
+            self.error("@%s has no 'return'" % name)
+        return Function(name, arguments, result_types, result_attrs, attrs, ops, returned, line)
+
+    def op(self):
+        line = self.line()
+        results = []
+        if self.peek()[0] == "value":
+            while True:
+                first = self.expect_kind("value")
+                if "#" in first:
+                    self.error("a result name cannot carry '#'")
+                count = 1
+                if self.accept(":"):
+                    count = int(self.expect_kind("number"))
+                results.extend([first] if count == 1 else ["%s#%d" % (first, i) for i in range(count)])
+                if not self.accept(","):
+                    break
+            self.expect("=")
+        kind, name = self.next()[:2]
+        if kind != "string":
+            self.error("expected an op in generic form (\"dialect.op\"), found '%s'" % name)
+        name = _unescape(name[1:-1])
+        self.expect("(")
+        operands = []
+        if not self.accept(")"):
+            while True:
+                operands.append(self.expect_kind("value"))
+                if self.accept(")"):
+                    break
+                self.expect(",")
+        if self.peek()[1] == "(" or self.peek()[1] == "[":
+            self.error("ops with regions or successors are not supported")
+        attrs = self.dictionary() if self.peek()[1] == "{" else {}
+        self.expect(":")
+        operand_types = self.type_list()
+        self.expect("->")
+        result_types = self.type_list()
+        if len(operand_types) != len(operands) or len(result_types) != len(results):
+            self.error("'%s' has %d operands and %d results but its type lists %d and %d"
+                       % (name, len(operands), len(results), len(operand_types), len(result_types)))
+        return Op(name, results, operands, attrs, operand_types, result_types, line)
+
+
+def parse(text, path="<text>"):
+    """The module in `text`; ParseError names the file and line of a problem."""
+    return _Parser(text, path).module()
+
+
+def parse_file(path):
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ParseError("%s: cannot read: %s" % (path, e))
+    return parse(text, path)

@@ -1,0 +1,176 @@
+"""The executor on a small hand-planned graph: a correct plan runs
+bit-identical; overlapping live buffers, a slot outside the arena and a
+false in-place claim are caught; never-written bytes show as poison."""
+
+import io
+import json
+import os
+import tempfile
+import unittest
+from contextlib import redirect_stdout, redirect_stderr
+
+import torch
+
+from coreai_exec import __main__ as cli
+from coreai_exec import compare, engine
+
+F4 = "tensor<4xf32>"
+SIGNATURE = ('(%arg0: {t} {{coreai.kind = "weight", coreai.name = "w"}}, '
+             '%arg1: {t} {{coreai.kind = "state", coreai.name = "cache"}}, '
+             '%arg2: {t} {{coreai.kind = "input", coreai.name = "x"}}) -> '
+             '({t} {{coreai.kind = "state_update", coreai.name = "cache"}}, {t} {{coreai.kind = "output"}})').format(t=F4)
+# x*w, + x, neg, cache + that, and a product that reads the first value last.
+OPS = [
+    ("%0", "mul", "Tensor", "%arg2, %arg0", "{p0}"),
+    ("%1", "add", "Tensor", "%0, %arg2", "{p1}"),
+    ("%2", "neg", "default", "%1", "{p2}"),
+    ("%3", "add", "Tensor", "%arg1, %2", "{p3}"),
+    ("%4", "mul", "Tensor", "%2, %0", "{p4}"),
+]
+GOOD = {
+    "p0": "coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>",
+    "p1": "coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 16>",
+    "p2": "coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 16>, coreai.in_place = array<i64: 0>",
+    "p3": "coreai.state = array<i64: 1>",
+    "p4": "coreai.output = array<i64: 1>",
+}
+
+
+def module(name, placements=None, heap=272):
+    lines = []
+    for result, op, overload, operands, place in OPS:
+        attrs = 'coreai.overload = "%s", coreai.args = "(%s)"' % (overload, ", ".join("T" for _ in operands.split(",")))
+        if placements is not None:
+            attrs += ", " + place.format(**placements)
+        types = ", ".join(F4 for _ in operands.split(","))
+        lines.append('    %s = "torch.aten.%s"(%s) {%s} : (%s) -> %s' % (result, op, operands, attrs, types, F4))
+    function_attrs = ""
+    if placements is not None:
+        function_attrs = (' attributes {coreai.entry = "main", coreai.plan = {heap = %d : i64}, coreai.seq_len = 0 : i64}'
+                          % heap)
+    return ("module {\n  func.func @%s%s%s {\n%s\n    return %%3, %%4 : %s, %s\n  }\n}\n"
+            % (name, SIGNATURE, function_attrs, "\n".join(lines), F4, F4))
+
+
+class Executor(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.original = self.write("m.mlir", module("main"))
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, text):
+        path = os.path.join(self.dir.name, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def execute(self, placements, heap=272, extra=()):
+        planned = self.write("m.planned.mlir", module("main__s0", placements, heap))
+        report = os.path.join(self.dir.name, "report.json")
+        out, err = io.StringIO(), io.StringIO()
+        with redirect_stdout(out), redirect_stderr(err):
+            status = cli.main([planned, "--original", self.original, "--json", report, *extra])
+        with open(report) as f:
+            return status, json.load(f)["functions"], out.getvalue() + err.getvalue()
+
+    def test_correct_plan_is_bit_identical(self):
+        status, records, text = self.execute(GOOD)
+        self.assertEqual(status, 0, text)
+        record = records[0]
+        self.assertEqual(record["status"], "identical")
+        stats = record["stats"]
+        self.assertEqual((stats["in_place"], stats["state_placed"], stats["output_placed"]), (1, 1, 1))
+        self.assertEqual(stats["into_slot"], 5)  # every kernel wrote its own slot
+        self.assertIn("bit-identical (2 results, 1 states)", text)
+
+    def test_borrowed_scratch_in_an_output(self):
+        # Output 0's storage is free all call long (its value is placed in
+        # the state): %0 lives there.
+        borrowed = dict(GOOD, p0=GOOD["p0"] + ", coreai.borrow = array<i64: 0>")
+        status, records, text = self.execute(borrowed)
+        self.assertEqual(status, 0, text)
+        self.assertEqual(records[0]["stats"]["borrowed"], 1)
+        outside = dict(GOOD, p0="coreai.offsets = array<i64: 8>, coreai.sizes = array<i64: 16>, "
+                                "coreai.borrow = array<i64: 1>")
+        status, records, text = self.execute(outside)
+        self.assertEqual(status, 2, text)
+        self.assertIn("bytes [8, 24) are outside output 1 (16 bytes)", text)
+
+    def test_overlapping_live_buffers_mismatch(self):
+        # %1 (and its in-place %2) onto %0, which %4 still reads.
+        bad = dict(GOOD, p1=GOOD["p1"].replace("256", "0"), p2=GOOD["p2"].replace("256", "0"))
+        status, records, text = self.execute(bad)
+        self.assertEqual(status, 2, text)
+        self.assertEqual(records[0]["status"], "mismatch")
+        self.assertIn("result 1 (output) differs at [0]", text)
+
+    def test_corrupt_overlap_control(self):
+        status, records, text = self.execute(GOOD, extra=["--corrupt", "overlap"])
+        self.assertEqual(status, 2, text)
+        self.assertIn("buffer %1 (16 bytes) moved from offset 256 onto %0 at 0", records[0]["corrupted"])
+        self.assertEqual(records[0]["status"], "mismatch")
+
+    def test_slot_outside_the_arena(self):
+        bad = dict(GOOD, p1=GOOD["p1"].replace("256", "260"), p2=GOOD["p2"].replace("256", "260"))
+        status, records, text = self.execute(bad)
+        self.assertEqual(status, 2, text)
+        self.assertEqual(records[0]["status"], "failed")
+        self.assertIn("bytes [260, 276) are outside the arena (272 bytes)", text)
+
+    def test_false_in_place_claim(self):
+        bad = dict(GOOD, p2=GOOD["p2"].replace("256", "0"))
+        status, records, text = self.execute(bad)
+        self.assertEqual(status, 2, text)
+        self.assertIn("'coreai.in_place' says it is written over operand 0", text)
+
+    def test_wrong_annotated_size(self):
+        bad = dict(GOOD, p0=GOOD["p0"].replace("sizes = array<i64: 16>", "sizes = array<i64: 8>"))
+        status, _, text = self.execute(bad)
+        self.assertEqual(status, 2, text)
+        self.assertIn("annotated size 8", text)
+
+    def test_original_of_another_shape_is_exit_1(self):
+        self.original = self.write("other.mlir", module("main").replace(
+            '%arg0: tensor<4xf32>', '%arg0: tensor<5xf32>', 1))
+        status, records, text = self.execute(GOOD)
+        self.assertEqual(status, 1, text)
+        self.assertEqual(records, [])
+        self.assertIn("argument %arg0 is tensor<4xf32>, the original's is tensor<5xf32>", text)
+
+    def test_bad_input_is_exit_1(self):
+        planned = self.write("broken.mlir", "module {\n  func.func @f( {\n}\n")
+        with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
+            status = cli.main([planned, "--original", self.original])
+        self.assertEqual(status, 1)
+        self.assertIn("broken.mlir:2:", err.getvalue())
+
+
+class Poison(unittest.TestCase):
+    def test_region_is_poisoned_and_guarded(self):
+        region = engine.Region("the arena", 8, "cpu")
+        slot = region.slot(0, 8, torch.float32, (2,), "v")
+        self.assertTrue(torch.isnan(slot).all())  # 0xFF bytes: NaN
+        self.assertTrue(region.guards_intact())
+        region.bytes[region.guard + 8] = 0  # one byte past the end
+        self.assertFalse(region.guards_intact())
+
+    def test_poison_reaching_an_output_is_named(self):
+        got = torch.full((16,), 0xFF, dtype=torch.uint8).view(torch.float32)
+        diff = compare.first_difference(got, torch.zeros(1))
+        self.assertEqual(diff["reason"], "type")
+        diff = compare.first_difference(torch.cat([torch.ones(1), got[:3]]), torch.ones(4))
+        self.assertEqual(diff["index"], [1])
+        self.assertEqual(diff["differing"], 3)
+        self.assertEqual(diff["nan_introduced"], 3)
+        self.assertIn("3 NaN where the unplanned run has none (poison", compare.describe("result 0", diff))
+
+    def test_bits_not_values(self):
+        self.assertIsNotNone(compare.first_difference(torch.tensor([0.0]), torch.tensor([-0.0])))
+        nan = torch.tensor([float("nan")])
+        self.assertIsNone(compare.first_difference(nan, nan.clone()))
+
+
+if __name__ == "__main__":
+    unittest.main()

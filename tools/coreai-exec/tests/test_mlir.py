@@ -1,0 +1,77 @@
+import unittest
+
+from coreai_exec import mlir
+
+MODULE = r'''module attributes {coreai.model = "m", coreai.config = "{\"a\": 1}", coreai.plan.heap = 512 : i64} {
+  func.func @f(%arg0: tensor<2x3xf32> {coreai.kind = "weight", coreai.name = "w\22q"}, %arg1: tensor<1x?xi64> {coreai.kind = "input", coreai.sym_shape = "1,s0"}) -> (tensor<2x3xf32> {coreai.kind = "output"}, tensor<f32>) attributes {coreai.plan = {heap = 512 : i64, optimal = true, algorithm = "best"}, coreai.seq_len = 4 : i64} {
+    %0 = "torch.aten.add"(%arg0, %arg0) {coreai.args = "(T, T)", coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 24>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    %1:3 = "torch.aten.split"(%0) {coreai.alias_of = [0, 0, -1], coreai.sym_shapes = ["1,s0", "", "0"]} : (tensor<2x3xf32>) -> (tensor<1x3xf32>, tensor<f32>, tensor<0xf32>)
+    "torch.aten._assert_tensor_metadata"(%1#0) {coreai.flag} : (tensor<1x3xf32>) -> ()
+    return %0, %1#1 : tensor<2x3xf32>, tensor<f32>
+  }
+}
+'''
+
+
+class ParseModule(unittest.TestCase):
+    def setUp(self):
+        self.module = mlir.parse(MODULE, "m.mlir")
+        self.function = self.module.functions[0]
+
+    def test_module_attributes(self):
+        self.assertEqual(self.module.attrs["coreai.model"], "m")
+        self.assertEqual(self.module.attrs["coreai.config"], '{"a": 1}')  # \" escapes
+        self.assertEqual(self.module.attrs["coreai.plan.heap"], 512)
+
+    def test_function_signature(self):
+        f = self.function
+        self.assertEqual(f.name, "f")
+        self.assertEqual([a.name for a in f.arguments], ["%arg0", "%arg1"])
+        self.assertEqual(f.arguments[0].attrs["coreai.name"], 'w"q')  # \22 hex escape
+        self.assertEqual(f.arguments[0].type, mlir.TensorType((2, 3), "f32"))
+        self.assertEqual(f.arguments[1].type.shape, (1, None))
+        self.assertFalse(f.arguments[1].type.is_static)
+        self.assertEqual(f.result_types[1], mlir.TensorType((), "f32"))
+        self.assertEqual(f.result_attrs, [{"coreai.kind": "output"}, {}])
+        self.assertEqual(f.attrs["coreai.plan"], {"heap": 512, "optimal": True, "algorithm": "best"})
+        self.assertEqual(f.attrs["coreai.seq_len"], 4)
+        self.assertEqual(f.returned, ["%0", "%1#1"])
+
+    def test_ops(self):
+        add, split, check = self.function.ops
+        self.assertEqual(add.name, "torch.aten.add")
+        self.assertEqual(add.operands, ["%arg0", "%arg0"])
+        self.assertEqual(add.attrs["coreai.offsets"], (256,))
+        self.assertIsInstance(add.attrs["coreai.offsets"], mlir.I64Array)
+        self.assertEqual(add.line, 3)
+        self.assertEqual(split.results, ["%1#0", "%1#1", "%1#2"])
+        self.assertEqual(split.attrs["coreai.alias_of"], [0, 0, -1])
+        self.assertEqual(split.result_types[2], mlir.TensorType((0,), "f32"))
+        self.assertEqual(check.results, [])
+        self.assertIs(check.attrs["coreai.flag"], True)  # a unit attribute
+
+
+class ParseErrors(unittest.TestCase):
+    def error(self, text):
+        with self.assertRaises(mlir.ParseError) as caught:
+            mlir.parse(text, "bad.mlir")
+        return str(caught.exception)
+
+    def test_names_file_and_line(self):
+        text = 'module {\n  func.func @f() {\n    %0 = foo\n  }\n}\n'
+        self.assertIn("bad.mlir:3:", self.error(text))
+
+    def test_operand_count_must_match_types(self):
+        text = ('module {\n func.func @f(%a: tensor<f32>) {\n'
+                '  %0 = "x.y"(%a) : (tensor<f32>, tensor<f32>) -> tensor<f32>\n  return\n }\n}\n')
+        self.assertIn("bad.mlir:3:", self.error(text))
+
+    def test_missing_return(self):
+        self.assertIn("no 'return'", self.error('module {\n func.func @f() {\n }\n}\n'))
+
+    def test_bad_tensor_type(self):
+        self.assertIn("bad tensor type", self.error('module {\n func.func @f(%a: tensor<2xax3xf32>) {\n return\n }\n}\n'))
+
+
+if __name__ == "__main__":
+    unittest.main()
