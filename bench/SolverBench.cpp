@@ -1,13 +1,14 @@
 //===- SolverBench.cpp - Heap and time of every solver --------------------===//
 //
 //   coreai-plan-bench [--time-limit-ms T] [--capacity C] [--algorithm A]
-//                     [--random N]... FILE.csv...
+//                     [--random N]... [--trace] FILE.csv...
 //
 // Prints one markdown row per instance: buffers, lower bound, and for each
 // algorithm the heap, its gap to the lower bound and the time taken. With
 // --capacity, `best` looks for a packing within it instead and the row says
 // whether one was found. --random N adds a seeded random instance of N
-// buffers (same seed, same instance, on every machine).
+// buffers (same seed, same instance, on every machine). --trace prints each
+// improvement of the heap or the proven lower bound to stderr as it happens.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
@@ -53,14 +54,26 @@ struct Instance {
 };
 
 void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
-            int64_t capacity, int64_t timeLimitMs) {
+            int64_t capacity, int64_t timeLimitMs, bool trace) {
   BufferProblem problem = instance.problem;
   problem.capacity = capacity;
   llvm::outs() << llvm::formatv("| {0} | {1} | {2} |", instance.name,
                                 problem.buffers.size(), lowerBound(problem));
   for (Algorithm algorithm : algorithms) {
     auto begin = std::chrono::steady_clock::now();
-    SolveResult result = solve(problem, {algorithm, timeLimitMs});
+    SolveOptions options;
+    options.algorithm = algorithm;
+    options.timeLimitMs = timeLimitMs;
+    if (trace)
+      options.onImprovement = [&](int64_t heap, int64_t bound) {
+        llvm::errs() << llvm::formatv(
+            "{0}: {1:F3} s heap {2} proven lower bound {3}\n", instance.name,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          begin)
+                .count(),
+            heap, bound);
+      };
+    SolveResult result = solve(problem, options);
     double seconds = std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - begin)
                          .count();
@@ -87,6 +100,7 @@ void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
 
 int main(int argc, char **argv) {
   int64_t timeLimitMs = 1000, capacity = 0;
+  bool trace = false;
   std::vector<Algorithm> algorithms;
   std::vector<Instance> instances;
   for (int i = 1; i < argc; ++i) {
@@ -98,7 +112,9 @@ int main(int argc, char **argv) {
       }
       return argv[++i];
     };
-    if (arg == "--time-limit-ms") {
+    if (arg == "--trace") {
+      trace = true;
+    } else if (arg == "--time-limit-ms") {
       timeLimitMs = std::atoll(next().str().c_str());
     } else if (arg == "--capacity") {
       capacity = std::atoll(next().str().c_str());
@@ -138,6 +154,6 @@ int main(int argc, char **argv) {
     llvm::outs() << "---:|---:|";
   llvm::outs() << "\n";
   for (const Instance &instance : instances)
-    runRow(instance, algorithms, capacity, timeLimitMs);
+    runRow(instance, algorithms, capacity, timeLimitMs, trace);
   return 0;
 }

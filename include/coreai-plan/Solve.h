@@ -35,8 +35,8 @@ struct SolveOptions {
   /// are deterministic.
   int64_t timeLimitMs = 1000;
   /// `best` calls it with each smaller heap it finds (after the heuristics,
-  /// then during the exact search) and the lower bound: for progress
-  /// displays. Called on the solving thread; may be empty.
+  /// then during the exact search) and the lower bound, raised as the
+  /// minimising search proves capacities infeasible: for progress displays. Called on the solving thread; may be empty.
   std::function<void(int64_t heap, int64_t lowerBound)> onImprovement;
 };
 
@@ -47,6 +47,9 @@ struct SolveOptions {
 struct SolveResult {
   std::optional<Plan> plan;
   bool infeasibleProven = false;
+  /// No packing with a smaller heap exists: the lower bound of the problem,
+  /// or higher where the minimising search proved it (Best only).
+  int64_t provenLowerBound = 0;
   /// Set (and `plan` empty) when a solver produced a plan that failed
   /// verifyPlan: a bug, reported as an internal error, never output.
   std::string internalError;

@@ -54,6 +54,8 @@ struct Outcome {
   std::optional<Offsets> offsets;
   bool optimal = false;
   bool infeasibleProven = false;
+  /// The static lower bound, or higher where the exact search proved it.
+  int64_t provenLowerBound = 0;
 };
 
 /// Portfolio, then the exact search: with a capacity, for any packing within
@@ -121,33 +123,22 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
     return outcome;
   }
 
-  // Minimise: the optimum lies in [low, heap]. Probe the lower bound first
-  // (often tight), then bisect; each probe gets half the remaining time.
-  int64_t low = bound;
-  bool first = true;
-  while (exactFeasible && low < heap) {
-    auto now = Clock::now();
-    if (now >= deadline)
-      break;
-    int64_t probe = first ? low : low + (heap - low) / 2;
-    first = false;
-    ExactOptions options;
-    options.deadline = now + (deadline - now) / 2;
-    ExactResult found = searchWithinCapacity(problem, probe, options);
-    if (found.offsets) {
-      best = std::move(*found.offsets);
-      heap = heapOf(problem, best);
-      improved(heap);
-    } else if (found.exhausted) {
-      low = probe + 1;
-    } else if (probe == bound) {
-      continue; // Timed out on the bound itself; bisecting may still help.
-    } else {
-      break;
-    }
+  if (!exactFeasible) {
+    outcome.offsets = std::move(best);
+    return outcome;
   }
-  outcome.optimal = heap == low;
-  outcome.offsets = std::move(best);
+  MinimiseOptions options;
+  options.deadline = deadline;
+  options.onProgress = [&](int64_t heap, int64_t low) {
+    outcome.provenLowerBound = low;
+    if (solveOptions.onImprovement)
+      solveOptions.onImprovement(heap, low);
+  };
+  MinimiseResult minimised =
+      minimiseHeap(problem, std::move(best), bound, options);
+  outcome.offsets = std::move(minimised.offsets);
+  outcome.optimal = minimised.optimal;
+  outcome.provenLowerBound = minimised.low;
   return outcome;
 }
 
@@ -176,6 +167,7 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   }
 
   SolveResult result;
+  result.provenLowerBound = std::max(bound, outcome.provenLowerBound);
   if (!outcome.offsets) {
     result.infeasibleProven = outcome.infeasibleProven;
     return result;
@@ -185,6 +177,8 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   plan.heap = heapOf(problem, plan.offsets);
   plan.lowerBound = bound;
   plan.optimal = outcome.optimal || plan.heap == bound;
+  if (plan.optimal)
+    result.provenLowerBound = plan.heap;
   plan.algorithm = algorithmName(options.algorithm).str();
   plan.seconds =
       std::chrono::duration<double>(Clock::now() - begin).count();

@@ -12,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -134,6 +135,34 @@ constexpr int64_t maxExactOverlaps = 4'000'000;
 ExactResult searchWithinCapacity(const BufferProblem &problem,
                                  int64_t capacity,
                                  const ExactOptions &options);
+
+//===- Minimise (Minimise.cpp) --------------------------------------------===//
+
+struct MinimiseOptions {
+  Clock::time_point deadline;
+  /// A deterministic budget: the nodes of every probe together.
+  int64_t nodeLimit = std::numeric_limits<int64_t>::max();
+  /// Nodes of each sweep probe in the first pass; twice as many each pass.
+  int64_t firstProbeBudget = 4096;
+  /// Called with the best heap and the proven lower bound whenever either
+  /// moves. May be empty.
+  std::function<void(int64_t heap, int64_t low)> onProgress;
+};
+
+struct MinimiseResult {
+  Offsets offsets;
+  int64_t heap = 0;
+  /// No packing below it exists: the static lower bound, raised by every
+  /// probe the search exhausted.
+  int64_t low = 0;
+  bool optimal = false;
+};
+
+/// Improves `start` by exact probes at capacities between the lower bound
+/// and the best heap (docs/SOLVERS.md, *Minimising*), until the heap is
+/// proven optimal or the budget is spent.
+MinimiseResult minimiseHeap(const BufferProblem &problem, Offsets start,
+                            int64_t lowerBound, const MinimiseOptions &options);
 
 } // namespace coreai::solvers
 
