@@ -7,36 +7,38 @@
 // dives, one at the lower bound either closes fast or never, and a bisection
 // midpoint can be infeasible yet unprovable. A schedule that stops at the
 // first probe that times out therefore leaves bytes on the table (challenging
-// D and J). How hard a capacity is for the search is erratic: on J, stepping
-// down from 1041408 by 1 KiB, 1039360, 1036288, 1035264 and 1032192 pack in
-// under 600 nodes, 1028096 in 35 thousand, while 1040384, 1034240, 1033216
-// and others need over 150 thousand. So the schedule buys many cheap tickets
-// first and dearer ones later:
+// D and J). How hard a capacity is for the search is also erratic: on J,
+// stepping down from 1041408 by 1 KiB, 1039360, 1036288, 1035264 and
+// 1032192 pack in under 600 nodes, 1028096 in 35 thousand, while 1040384,
+// 1034240, 1033216 and others need over 150 thousand. So several capacities
+// are searched at once, each a resumable search that keeps its restarts
+// (doubling node limits, so a capacity that needs many nodes gets them
+// eventually), in turns by nodes spent:
 //
-// Two kinds of probes take turns, each getting about half of the nodes:
-//
-// - The *descent* probe at heap - 1 keeps its restarts (doubling node
-//   limits) until it finds a packing, then starts again below the new heap:
-//   from the heuristics' heap it walks down in big jumps, since a packing
-//   found within a slack capacity usually lies far below it.
-// - *Sweep* probes in passes: a pass steps down from heap - 2 steps through
-//   up to 16 capacities (a step is the gcd of the sizes and alignments, on
-//   which every heap lies, or 1/256 of the range if that is larger), then
-//   probes the lower bound (often tight). Every probe of a pass gets the
-//   same node budget; the next pass starts again below the heap with twice
-//   the budget (restarts with growing budgets: a capacity that needs many
-//   nodes is reached eventually, the cheap ones early).
+// - the *descent* at heap - 1 (a quarter of the nodes): from the
+//   heuristics' heap it walks down in big jumps, since a packing found
+//   within a slack capacity usually lies far below it;
+// - the *floor* at the largest capacity not yet ruled out (a quarter): the
+//   lower bound is often tight, and exhausting it raises the bound;
+// - the *sweep* (half): the midpoint of the range (bisection) and the next
+//   capacities below the descent, a step apart (up to six in all; fewer on
+//   large problems, whose searches hold large overlap lists), each resumed
+//   when it has had the fewest nodes of the sweep.
 //
 // Everything a probe learns is shared through the range [low, heap): a
-// packing lowers `heap` (the descent restarts below it, the pass goes on
-// below it), an exhausted probe raises `low`.
-//
-// Node budgets make the sequence of probes depend only on the input; the
-// deadline is a safety cap.
+// packing lowers `heap`, an exhausted probe raises `low`; probes that left
+// the range are dropped and the sweep takes the next capacities, keeping
+// the searches (and their progress) at capacities still in it. Every heap
+// is a multiple of the gcd of the sizes (and alignments above 1), so
+// capacities are taken on that grid; a step is that gcd, or 1/256 of the
+// range if larger. Node counts decide every turn, so the sequence of probes
+// depends only on the input; the deadline is a safety cap.
 //
 //===----------------------------------------------------------------------===//
 #include "Solvers.h"
 
+#include <algorithm>
+#include <memory>
 #include <numeric>
 
 namespace coreai::solvers {
@@ -97,69 +99,82 @@ MinimiseResult minimiseHeap(const BufferProblem &problem, Offsets start,
     return true;
   };
 
-  constexpr int probesPerPass = 9;
-  std::optional<Probe> descent, floorProbe, sweep;
+  std::optional<Probe> descent, floorProbe;
   int64_t descentNodes = 0, floorNodes = 0, sweepNodes = 0;
-  int64_t budget = options.firstProbeBudget, sweepLeft = 0;
-  int passIndex = 0;
-  int64_t next = result.heap; // the sweep's last step-down capacity
-  auto startSweep = [&] {
+  // The sweep: resumable probes at the midpoint of the range and at steps
+  // below the descent, each resumed when it has had the fewest nodes.
+  // Fewer on large problems, whose searches hold large overlap lists.
+  std::vector<std::pair<std::unique_ptr<Probe>, int64_t>> sweep;
+  size_t sweepSize = size_t(std::clamp<int64_t>(
+      maxExactOverlaps / std::max<int64_t>(1, countTimeOverlaps(problem)), 1,
+      options.sweepProbes));
+  auto sweepTargets = [&] {
+    std::vector<int64_t> targets;
     int64_t step =
         std::max(grain, (result.heap - result.low) / 256 / grain * grain);
-    int64_t capacity;
-    if (passIndex == 0) {
-      capacity = result.low + (result.heap - result.low) / 2 / grain * grain;
-    } else {
-      capacity = std::min(next, result.heap - grain) - step;
-      next = capacity;
-    }
-    if (++passIndex == probesPerPass ||
-        (passIndex > 1 && capacity <= result.low)) {
-      // The next pass starts with twice the budget.
-      passIndex = 0;
-      next = result.heap;
-      if (budget <= options.nodeLimit / 2)
-        budget *= 2;
-    }
-    sweepLeft = budget;
-    if (capacity >= result.low && capacity < result.heap - grain)
-      sweep.emplace(problem, capacity, exact);
+    int64_t mid = result.low + (result.heap - result.low) / 2 / grain * grain;
+    if (mid > result.low && mid < result.heap - grain)
+      targets.push_back(mid);
+    for (int64_t c = result.heap - grain - step;
+         c > result.low && targets.size() < sweepSize; c -= step)
+      if (c != mid)
+        targets.push_back(c);
+    return targets;
   };
+  auto refreshSweep = [&] {
+    std::vector<int64_t> targets = sweepTargets();
+    std::vector<std::pair<std::unique_ptr<Probe>, int64_t>> kept;
+    for (int64_t target : targets) {
+      auto it = std::find_if(sweep.begin(), sweep.end(), [&](auto &probe) {
+        return probe.first && probe.first->capacity == target;
+      });
+      if (it != sweep.end())
+        kept.push_back(std::move(*it));
+      else
+        kept.emplace_back(std::make_unique<Probe>(problem, target, exact), 0);
+    }
+    sweep = std::move(kept);
+  };
+  int64_t sweptHeap = -1, sweptLow = -1;
 
   while (result.low < result.heap && nodesSpent < options.nodeLimit &&
          Clock::now() < options.deadline) {
     if (!descent || descent->capacity != result.heap - grain)
       descent.emplace(problem, result.heap - grain, exact);
-    if (sweep && (sweep->capacity >= result.heap - grain ||
-                  sweep->capacity < result.low))
-      sweep.reset();
-    if (!sweep)
-      startSweep();
+    if (sweptHeap != result.heap || sweptLow != result.low) {
+      refreshSweep();
+      sweptHeap = result.heap;
+      sweptLow = result.low;
+    }
     // The descent covers heap - 1 itself.
     if (floorProbe && floorProbe->capacity != result.low)
       floorProbe.reset();
     if (!floorProbe && result.low < result.heap - grain)
       floorProbe.emplace(problem, result.low, exact);
     // Half of the nodes go to the sweep, a quarter each to the others.
+    bool sweeping = !sweep.empty();
     if (floorProbe && floorNodes <= descentNodes &&
-        (!sweep || 2 * floorNodes <= sweepNodes)) {
+        (!sweeping || 2 * floorNodes <= sweepNodes)) {
       if (advance(*floorProbe, floorNodes))
         floorProbe.reset();
       continue;
     }
-    if (!sweep || 2 * descentNodes <= sweepNodes) {
+    if (!sweeping || 2 * descentNodes <= sweepNodes) {
       if (advance(*descent, descentNodes))
         descent.reset();
       continue;
     }
-    int64_t before = sweepNodes;
-    if (advance(*sweep, sweepNodes)) {
-      sweep.reset();
-      continue;
+    auto least = std::min_element(
+        sweep.begin(), sweep.end(),
+        [](auto &a, auto &b) { return a.second < b.second; });
+    int64_t before = least->second;
+    bool settled = advance(*least->first, least->second);
+    sweepNodes += least->second - before;
+    if (settled) {
+      // The range moved: the refresh replaces it.
+      least->first.reset();
+      sweptHeap = -1;
     }
-    sweepLeft -= sweepNodes - before;
-    if (sweepLeft <= 0)
-      sweep.reset(); // spent without an answer: on to the next capacity
   }
   result.optimal = result.low >= result.heap;
   return result;

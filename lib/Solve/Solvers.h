@@ -142,8 +142,8 @@ struct MinimiseOptions {
   Clock::time_point deadline;
   /// A deterministic budget: the nodes of every probe together.
   int64_t nodeLimit = std::numeric_limits<int64_t>::max();
-  /// Nodes of each sweep probe in the first pass; twice as many each pass.
-  int64_t firstProbeBudget = 4096;
+  /// How many capacities the sweep keeps searching at once.
+  int64_t sweepProbes = 6;
   /// Called with the best heap and the proven lower bound whenever either
   /// moves. May be empty.
   std::function<void(int64_t heap, int64_t low)> onProgress;

@@ -273,3 +273,99 @@ TEST_CASE("greedy passes give up at their deadline", "[solve]") {
   REQUIRE(unbounded);
   CHECK(*unbounded == placeInOrder(problem, order, Fit::Lowest));
 }
+
+namespace {
+
+MinimiseResult minimiseWithin(const BufferProblem &problem, int64_t nodes,
+                              std::vector<std::pair<int64_t, int64_t>> *seen =
+                                  nullptr) {
+  MinimiseOptions options;
+  options.deadline = Clock::now() + std::chrono::seconds(60);
+  options.nodeLimit = nodes;
+  if (seen)
+    options.onProgress = [seen](int64_t heap, int64_t low) {
+      seen->emplace_back(heap, low);
+    };
+  return minimiseHeap(problem, greedyBySize(problem), lowerBound(problem),
+                      options);
+}
+
+} // namespace
+
+TEST_CASE("minimising brackets the optimum under any node budget",
+          "[exact][minimise][property]") {
+  // Whatever the budget, the packing verifies, its heap is at least the
+  // optimum and the proven bound at most the optimum; with enough nodes
+  // both meet it. Aligned instances check that capacities are only rounded
+  // to heaps that can occur.
+  std::mt19937_64 rng(31);
+  for (int round = 0; round < 40; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    int64_t optimum = bruteForceOptimum(problem);
+    for (int64_t nodes : {0, 1, 7, 50, 400, 1'000'000}) {
+      INFO("round " << round << ", " << nodes << " nodes");
+      std::vector<std::pair<int64_t, int64_t>> seen;
+      MinimiseResult result = minimiseWithin(problem, nodes, &seen);
+      Plan plan;
+      plan.offsets = result.offsets;
+      plan.heap = heapOf(problem, plan.offsets);
+      CHECK(plan.heap == result.heap);
+      CHECK_FALSE(verifyPlan(problem, plan));
+      CHECK(result.heap >= optimum);
+      CHECK(result.low <= optimum);
+      CHECK(result.optimal == (result.low == result.heap));
+      // Progress only ever narrows the range.
+      for (size_t k = 1; k < seen.size(); ++k) {
+        CHECK(seen[k].first <= seen[k - 1].first);
+        CHECK(seen[k].second >= seen[k - 1].second);
+      }
+      if (nodes == 1'000'000) {
+        CHECK(result.heap == optimum);
+        CHECK(result.optimal);
+      }
+    }
+  }
+}
+
+TEST_CASE("minimising under a node budget is reproducible and improves",
+          "[exact][minimise]") {
+  // Larger instances than brute force handles: the same budget gives the
+  // same offsets, a larger one never a larger heap than the start, and the
+  // proven bound never passes the heap.
+  std::mt19937_64 rng(77);
+  for (int round = 0; round < 6; ++round) {
+    BufferProblem problem;
+    for (int i = 0; i < 40; ++i) {
+      int64_t start = int64_t(rng() % 30);
+      problem.buffers.push_back({std::to_string(i), start,
+                                 start + 1 + int64_t(rng() % 12),
+                                 64 * (1 + int64_t(rng() % 16))});
+    }
+    int64_t greedy = heapOf(problem, greedyBySize(problem));
+    MinimiseResult first = minimiseWithin(problem, 20'000);
+    MinimiseResult again = minimiseWithin(problem, 20'000);
+    CHECK(first.offsets == again.offsets);
+    CHECK(first.low == again.low);
+    CHECK(first.heap <= greedy);
+    CHECK(first.low >= lowerBound(problem));
+    CHECK(first.low <= first.heap);
+    Plan plan;
+    plan.offsets = first.offsets;
+    plan.heap = first.heap;
+    CHECK_FALSE(verifyPlan(problem, plan));
+  }
+}
+
+TEST_CASE("best reports the proven lower bound", "[exact][solve]") {
+  std::mt19937_64 rng(12);
+  for (int round = 0; round < 30; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    int64_t optimum = bruteForceOptimum(problem);
+    SolveResult result = solve(problem, {Algorithm::Best, 5000});
+    REQUIRE(result.plan);
+    CHECK(result.provenLowerBound >= lowerBound(problem));
+    CHECK(result.provenLowerBound <= optimum);
+    if (result.plan->optimal)
+      CHECK(result.provenLowerBound == result.plan->heap);
+  }
+}
