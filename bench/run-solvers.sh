@@ -43,6 +43,10 @@ before=$(load)
   echo "### Seeded random instances, minimising (default budget, --time-limit-ms $default)"
   echo
   "$bench" --time-limit-ms $default --random 1000 --random 10000 --random 100000
+  echo
+  echo "### The 100k-buffer random instance with --time-limit-ms $limit"
+  echo
+  "$bench" --algorithm best --time-limit-ms $limit --random 100000
 } > "$tables"
 after=$(load)
 {
