@@ -3,8 +3,10 @@
 It reads what the exporter and `coreai-plan plan` print: one module of
 `func.func`s whose bodies are single blocks of generic ops
 (`%r = "torch.aten.add"(%a, %b) {attrs} : (types) -> type`) over builtin
-`tensor<>` types, ending in `return`. Nothing else of MLIR is needed, so the
-executor runs where the C++ build is absent.
+`tensor<>` types, ending in `return`, with or without the locations
+`coreai-plan import` prints (`loc(...)` after arguments, ops and bodies, and
+`#locN = loc(...)` definitions around the module), which are skipped. Nothing
+else of MLIR is needed, so the executor runs where the C++ build is absent.
 """
 
 import bisect
@@ -87,6 +89,7 @@ _TOKEN = re.compile(
       (?P<string>"(?:[^"\\]|\\.)*")
     | (?P<value>%[A-Za-z0-9_$.\-]+(?:\#[0-9]+)?)
     | (?P<symbol>@[A-Za-z0-9_$.\-]+)
+    | (?P<alias>\#[A-Za-z_][A-Za-z0-9_$.\-]*)
     | (?P<arrow>->)
     | (?P<number>[-+]?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?))
     | (?P<ident>[A-Za-z_][A-Za-z0-9_$.]*)
@@ -94,6 +97,7 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _ESCAPE = re.compile(r"\\([0-9a-fA-F]{2}|.)")
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
@@ -123,9 +127,10 @@ class _Parser:
         start = self.peek()[3]
         return bisect.bisect_left(self.newlines, start) + 1
 
-    def error(self, message):
-        """Fails at the token read last (or the next one, before any)."""
-        start = self.last_start if self.last_start is not None else self.peek()[3]
+    def error(self, message, start=None):
+        """Fails at `start`, else the token read last (or the next one, before any)."""
+        if start is None:
+            start = self.last_start if self.last_start is not None else self.peek()[3]
         line = bisect.bisect_left(self.newlines, start) + 1
         raise ParseError("%s:%d: %s" % (self.path, line, message))
 
@@ -137,7 +142,7 @@ class _Parser:
                 if not rest:
                     self.peeked = ("eof", "", len(self.text), len(self.text))
                 else:
-                    self.error("unexpected text %r" % rest[:20])
+                    self.error("unexpected text %r" % rest[:20], start=len(self.text) - len(rest))
             else:
                 self.peeked = (m.lastgroup, m.group(m.lastgroup), m.end(), m.start(m.lastgroup))
         return self.peeked
@@ -169,6 +174,43 @@ class _Parser:
     def skip_ws(self):
         while self.pos < len(self.text) and self.text[self.pos].isspace():
             self.pos += 1
+
+    # -- locations --------------------------------------------------------
+    def skip_location(self):
+        """Skips a trailing `loc(...)`: where an op came from, not what it does."""
+        if self.peek()[:2] != ("ident", "loc"):
+            return
+        self.next()
+        self.skip_ws()
+        if self.text[self.pos:self.pos + 1] != "(":
+            self.error("expected '(' after 'loc'")
+        depth, i = 0, self.pos
+        while i < len(self.text):
+            c = self.text[i]
+            if c == '"':
+                m = _STRING.match(self.text, i)
+                if not m:
+                    self.error("unterminated string in a location")
+                i = m.end()
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    self.pos = i + 1
+                    return
+            i += 1
+        self.error("unterminated location")
+
+    def skip_location_aliases(self):
+        """Skips `#name = loc(...)` definitions (before and after the module)."""
+        while self.peek()[0] == "alias":
+            self.next()
+            self.expect("=")
+            if self.peek()[:2] != ("ident", "loc"):
+                self.error("only location aliases ('#name = loc(...)') are supported")
+            self.skip_location()
 
     # -- types ------------------------------------------------------------
     def type(self):
@@ -280,6 +322,7 @@ class _Parser:
 
     # -- structure --------------------------------------------------------
     def module(self):
+        self.skip_location_aliases()
         self.expect("module")
         attrs = {}
         if self.accept("attributes"):
@@ -288,6 +331,8 @@ class _Parser:
         module = Module(attrs, path=self.path)
         while not self.accept("}"):
             module.functions.append(self.function())
+        self.skip_location()
+        self.skip_location_aliases()
         if self.peek()[0] != "eof":
             self.error("text after the module")
         return module
@@ -306,6 +351,7 @@ class _Parser:
                 self.expect(":")
                 ty = self.type()
                 attrs = self.dictionary() if self.peek()[1] == "{" else {}
+                self.skip_location()
                 arguments.append(Argument(arg, ty, attrs))
                 if self.accept(")"):
                     break
@@ -325,6 +371,7 @@ class _Parser:
                 result_attrs.append({})
         attrs = self.dictionary() if self.accept("attributes") else {}
         if self.peek()[1] != "{":
+            self.skip_location()
             return Function(name, arguments, result_types, result_attrs, attrs, [], [], line)  # a declaration
         self.expect("{")
         ops, returned = [], None
@@ -345,8 +392,10 @@ class _Parser:
                     for _ in returned:
                         self.type()
                         self.accept(",")
+                self.skip_location()
                 continue
             ops.append(self.op())
+        self.skip_location()
         if returned is None:
             self.error("@%s has no 'return'" % name)
         return Function(name, arguments, result_types, result_attrs, attrs, ops, returned, line)
@@ -385,6 +434,7 @@ class _Parser:
         operand_types = self.type_list()
         self.expect("->")
         result_types = self.type_list()
+        self.skip_location()
         if len(operand_types) != len(operands) or len(result_types) != len(results):
             self.error("'%s' has %d operands and %d results but its type lists %d and %d"
                        % (name, len(operands), len(results), len(operand_types), len(result_types)))

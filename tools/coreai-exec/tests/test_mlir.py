@@ -51,6 +51,42 @@ class ParseModule(unittest.TestCase):
         self.assertIs(check.attrs["coreai.flag"], True)  # a unit attribute
 
 
+# MODULE as `coreai-plan import` prints it with locations: aliases before and
+# after the module, `loc(...)` after arguments, ops, returns and bodies, with
+# nested parentheses and a ')' inside a file name.
+LOCATED = r'''#loc = loc("a (1).pt2":0:0)
+module attributes {coreai.model = "m"} {
+  func.func @f(%arg0: tensor<2x3xf32> {coreai.kind = "weight"} loc("a (1).pt2":0:0), %arg1: tensor<2x3xf32> loc(#loc)) -> (tensor<2x3xf32>) {
+    %0 = "torch.aten.add"(%arg0, %arg1) {coreai.args = "(T, T)"} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32> loc(#loc2)
+    "torch.aten._assert_tensor_metadata"(%0) : (tensor<2x3xf32>) -> () loc(callsite("x"("m.py":3:0) at fused[#loc, #loc2]))
+    return %0 : tensor<2x3xf32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc1 = loc("m.py":7:0)
+#loc2 = loc("add"(#loc1))
+'''
+
+
+class ParseLocations(unittest.TestCase):
+    def test_locations_are_skipped(self):
+        function = mlir.parse(LOCATED, "m.mlir").functions[0]
+        self.assertEqual([a.attrs for a in function.arguments], [{"coreai.kind": "weight"}, {}])
+        add, check = function.ops
+        self.assertEqual((add.name, add.operands, add.line), ("torch.aten.add", ["%arg0", "%arg1"], 4))
+        self.assertEqual(check.operands, ["%0"])
+        self.assertEqual(function.returned, ["%0"])
+
+    def test_only_location_aliases(self):
+        with self.assertRaises(mlir.ParseError) as caught:
+            mlir.parse('#map = affine_map<(d0) -> (d0)>\nmodule {\n}\n', "bad.mlir")
+        self.assertIn("bad.mlir:1: only location aliases", str(caught.exception))
+
+    def test_unterminated_location(self):
+        with self.assertRaises(mlir.ParseError) as caught:
+            mlir.parse('module {\n} loc("a.pt2":0:0\n', "bad.mlir")
+        self.assertIn("unterminated location", str(caught.exception))
+
+
 class ParseErrors(unittest.TestCase):
     def error(self, text):
         with self.assertRaises(mlir.ParseError) as caught:
@@ -68,6 +104,10 @@ class ParseErrors(unittest.TestCase):
 
     def test_missing_return(self):
         self.assertIn("no 'return'", self.error('module {\n func.func @f() {\n }\n}\n'))
+
+    def test_unexpected_text_before_any_token(self):
+        # The line of text no token matches, without reading it again.
+        self.assertIn("bad.mlir:2: unexpected text '~ module", self.error('\n  ~ module {\n}\n'))
 
     def test_bad_tensor_type(self):
         self.assertIn("bad tensor type", self.error('module {\n func.func @f(%a: tensor<2xax3xf32>) {\n return\n }\n}\n'))
