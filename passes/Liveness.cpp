@@ -83,6 +83,7 @@ private:
   void reuseInPlace(Operation *op, int64_t time);
   void reuseBufferInPlace(Operation *op, int64_t time);
   void placeInState(Operation *op, int64_t time);
+  std::vector<OutputBin> outputBins(Operation *terminator) const;
   FunctionBuffers buildProblem();
 
   unsigned newGroup(int64_t time, Storage storage, int64_t size = 0) {
@@ -384,6 +385,32 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time) {
   }
 }
 
+/// The outputs whose storage holds a returned value the function writes
+/// there itself (not an argument, a constant or a copy): before that value's
+/// first write (the start of its group, chain included) nothing the caller
+/// will read is in those bytes.
+std::vector<OutputBin>
+LivenessBuilder::outputBins(Operation *terminator) const {
+  std::vector<OutputBin> bins;
+  for (OpOperand &returned : terminator->getOpOperands()) {
+    const ValueInfo *value = lookup(returned.get());
+    if (!value)
+      continue;
+    unsigned root = find(value->group);
+    const Group &group = groups[root];
+    unsigned position = returned.getOperandNumber();
+    if (group.storage != Storage::Outside || group.argument >= 0 ||
+        group.stateArgument >= 0 || group.outputShared ||
+        group.output != int64_t(position) || group.size == 0)
+      continue;
+    std::optional<int64_t> bytes = bytesOf(returned.get().getType());
+    if (!bytes || *bytes != group.size)
+      continue;
+    bins.push_back({position, *bytes, group.start});
+  }
+  return bins;
+}
+
 FunctionBuffers LivenessBuilder::buildProblem() {
   FunctionBuffers out;
   std::vector<int64_t> bufferOfGroup(groups.size(), -1);
@@ -483,8 +510,12 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
   for (size_t time = 0; time < order.size(); ++time)
     if (failed(visitTopLevel(order[time], time)))
       return failure();
-  if (!order.empty() && order.back()->hasTrait<OpTrait::IsTerminator>())
-    markReturned(order.back());
+  Operation *terminator =
+      !order.empty() && order.back()->hasTrait<OpTrait::IsTerminator>()
+          ? order.back()
+          : nullptr;
+  if (terminator)
+    markReturned(terminator);
   // Program order: a chain's earlier links have merged by the time a later
   // op asks whether its operand's buffer dies there.
   for (size_t time = 0; time < order.size(); ++time) {
@@ -495,7 +526,10 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
     if (options.inPlace)
       reuseBufferInPlace(order[time], time);
   }
-  return buildProblem();
+  FunctionBuffers buffers = buildProblem();
+  if (options.borrowOutputs && !options.outputsInHeap && terminator)
+    buffers.bins = outputBins(terminator);
+  return buffers;
 }
 
 } // namespace

@@ -40,6 +40,7 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     options.liveness.inPlaceSoftmax = inPlaceSoftmax;
     options.liveness.outputPlacement = outputPlacement;
     options.liveness.statePlacement = statePlacement;
+    options.liveness.borrowOutputs = borrowOutputs;
     options.reorder = reorder;
     options.solve.algorithm = *parsed;
     options.solve.timeLimitMs = timeLimitMs;

@@ -1,15 +1,20 @@
 //===- PlanFunction.cpp - Solve, verify and annotate one function ---------===//
 #include "coreai-plan/Passes/PlanFunction.h"
 
+#include "OpClasses.h"
+#include "Printing.h"
+
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Verify.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -22,6 +27,7 @@ constexpr llvm::StringLiteral inPlaceAttr = "coreai.in_place";
 constexpr llvm::StringLiteral planAttr = "coreai.plan";
 constexpr llvm::StringLiteral outputAttr = "coreai.output";
 constexpr llvm::StringLiteral stateAttr = "coreai.state";
+constexpr llvm::StringLiteral borrowAttr = "coreai.borrow";
 
 /// An annotation on a result that does not own heap bytes: the bytes of a
 /// zero-element tensor (0), or -1 (a view, an argument, an output, a
@@ -51,6 +57,7 @@ void clearAnnotations(func::FuncOp func) {
     op->removeAttr(inPlaceAttr);
     op->removeAttr(outputAttr);
     op->removeAttr(stateAttr);
+    op->removeAttr(borrowAttr);
   });
 }
 
@@ -58,12 +65,16 @@ void clearAnnotations(func::FuncOp func) {
 /// with a result owning heap bytes, `coreai.in_place` (the operand each
 /// result was written over, or -1) on ops that reuse an operand, and
 /// `coreai.output` / `coreai.state` (the output position or state argument
-/// whose storage holds each result, or -1) on ops placed there.
-void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
+/// whose storage holds each result, or -1) on ops placed there. A result
+/// borrowed in an output's storage has `coreai.borrow` (that output's
+/// position, -1 for results in the heap) and its offsets are inside it.
+void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
+                 const BinAssignment &binOf) {
   struct Annotation {
-    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace, output, state;
+    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace, output, state,
+        borrow;
     bool anyHeap = false, anyInPlace = false, anyOutput = false,
-         anyState = false;
+         anyState = false, anyBorrow = false;
   };
   llvm::DenseMap<Operation *, Annotation> annotations;
   std::vector<Operation *> order; // first-annotated order: deterministic
@@ -78,6 +89,7 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
         it->second.inPlace.push_back(-1);
         it->second.output.push_back(-1);
         it->second.state.push_back(-1);
+        it->second.borrow.push_back(-1);
       }
     }
     return it->second;
@@ -90,6 +102,10 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
       annotation.anyHeap = true;
       annotation.offsets[i] = plan.offsets[b];
       annotation.sizes[i] = buffers.problem.buffers[b].size;
+      if (!binOf.empty() && binOf[b] >= 0) {
+        annotation.borrow[i] = buffers.bins[binOf[b]].output;
+        annotation.anyBorrow = true;
+      }
       if (owner > 0) {
         annotation.inPlace[i] = inPlaceOperand(result.getOwner(), buffers, b);
         annotation.anyInPlace = true;
@@ -120,6 +136,8 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan) {
       op->setAttr(outputAttr, builder.getDenseI64ArrayAttr(annotation.output));
     if (annotation.anyState)
       op->setAttr(stateAttr, builder.getDenseI64ArrayAttr(annotation.state));
+    if (annotation.anyBorrow)
+      op->setAttr(borrowAttr, builder.getDenseI64ArrayAttr(annotation.borrow));
   }
 }
 
@@ -141,14 +159,37 @@ void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
   if (inPlace)
     fields.push_back(builder.getNamedAttr(
         "in_place_saved", builder.getI64IntegerAttr(entry.inPlaceSavedBytes)));
+  if (!entry.outputBins.empty()) {
+    int64_t borrowed = 0;
+    for (size_t b = 0; b < entry.binOf.size(); ++b)
+      if (entry.binOf[b] >= 0)
+        borrowed += entry.problem.buffers[b].size;
+    fields.push_back(builder.getNamedAttr(
+        "borrowed_bytes", builder.getI64IntegerAttr(borrowed)));
+  }
   if (reordered)
     fields.push_back(
         builder.getNamedAttr("reordered", builder.getBoolAttr(*reordered)));
   func->setAttr(planAttr, builder.getDictionaryAttr(fields));
 }
 
-FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
-                               const SolveOptions &options) {
+struct SolvedPlan {
+  Plan plan;
+  BinAssignment binOf; ///< empty when no output is lent
+};
+
+FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
+                                     const FunctionBuffers &buffers,
+                                     const SolveOptions &options) {
+  const BufferProblem &problem = buffers.problem;
+  if (!buffers.bins.empty()) {
+    BorrowResult result = solveWithBorrowing(problem, buffers.bins, options);
+    if (!result.plan)
+      return func.emitError("internal error: no plan for @")
+             << func.getSymName() << " with outputs' storage borrowed: "
+             << result.internalError;
+    return SolvedPlan{std::move(*result.plan), std::move(result.binOf)};
+  }
   SolveResult result = solve(problem, options);
   if (!result.plan)
     return func.emitError("internal error: the solver returned no plan for @")
@@ -158,7 +199,35 @@ FailureOr<Plan> solveAndVerify(func::FuncOp func, const BufferProblem &problem,
   if (std::optional<std::string> violation = verifyPlan(problem, *result.plan))
     return func.emitError("internal error: the plan of @")
            << func.getSymName() << " failed verification: " << *violation;
-  return *result.plan;
+  return SolvedPlan{std::move(*result.plan), {}};
+}
+
+/// The values output and state placement put into storage the runtime
+/// binds, described for the manifest.
+std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
+                                               const FunctionBuffers &buffers) {
+  std::vector<PlannedEntry::Placed> placed;
+  if (buffers.external.empty())
+    return placed;
+  AsmState state(func);
+  for (const FunctionBuffers::External &value : buffers.external) {
+    auto result = dyn_cast<OpResult>(value.value);
+    std::optional<int64_t> bytes = bytesOf(value.value.getType());
+    if (!result || !bytes || *bytes == 0)
+      continue;
+    PlannedEntry::Placed entry;
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    value.value.printAsOperand(os, state);
+    entry.origin.value = name;
+    entry.origin.op = result.getOwner()->getName().getStringRef().str();
+    entry.origin.location = locationString(result.getOwner()->getLoc());
+    entry.size = *bytes;
+    entry.inState = value.inState;
+    entry.index = value.index;
+    placed.push_back(std::move(entry));
+  }
+  return placed;
 }
 
 /// The side solves (the baseline without reuse, an order that may not be
@@ -171,6 +240,7 @@ SolveOptions quietly(SolveOptions options) {
 struct Solved {
   FunctionBuffers buffers;
   Plan plan;
+  BinAssignment binOf;
 };
 
 /// Liveness in the block's current op order, solved and verified.
@@ -183,12 +253,13 @@ FailureOr<Solved> solveInCurrentOrder(func::FuncOp func,
     why = PlanFailure::BadInput;
     return failure();
   }
-  FailureOr<Plan> plan = solveAndVerify(func, buffers->problem, solve);
+  FailureOr<SolvedPlan> plan = solveAndVerify(func, *buffers, solve);
   if (failed(plan)) {
     why = PlanFailure::Internal;
     return failure();
   }
-  return Solved{std::move(*buffers), std::move(*plan)};
+  return Solved{std::move(*buffers), std::move(plan->plan),
+                std::move(plan->binOf)};
 }
 
 /// Tries the memory-aware op order and keeps it when its heap is smaller;
@@ -208,15 +279,16 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   }
   // No packing of the new order beats its lower bound: search only when
   // that is below the heap already found (the search may take its cap).
-  if (lowerBound(buffers->problem) < best.plan.heap) {
-    FailureOr<Plan> plan =
-        solveAndVerify(func, buffers->problem, quietly(options.solve));
+  if (borrowingLowerBound(buffers->problem, buffers->bins) < best.plan.heap) {
+    FailureOr<SolvedPlan> plan =
+        solveAndVerify(func, *buffers, quietly(options.solve));
     if (failed(plan)) {
       why = PlanFailure::Internal;
       return failure();
     }
-    if (plan->heap < best.plan.heap) {
-      best = Solved{std::move(*buffers), std::move(*plan)};
+    if (plan->plan.heap < best.plan.heap) {
+      best = Solved{std::move(*buffers), std::move(plan->plan),
+                    std::move(plan->binOf)};
       return true;
     }
   }
@@ -247,7 +319,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // Savings are measured, not estimated: against the plan in the exported
   // order with every reuse technique off.
   bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
-               options.liveness.statePlacement;
+               options.liveness.statePlacement ||
+               options.liveness.borrowOutputs;
   int64_t plainHeap = solved->plan.heap;
   if (reuse) {
     LivenessOptions without = options.liveness;
@@ -255,6 +328,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     without.inPlaceSoftmax = false;
     without.outputPlacement = false;
     without.statePlacement = false;
+    without.borrowOutputs = false;
     FailureOr<Solved> plain =
         solveInCurrentOrder(func, without, quietly(options.solve), failure);
     if (mlir::failed(plain))
@@ -269,7 +343,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     reordered = *changed;
   }
 
-  annotateOps(solved->buffers, solved->plan);
+  annotateOps(solved->buffers, solved->plan, solved->binOf);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
@@ -278,6 +352,9 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.problem = std::move(solved->buffers.problem);
   entry.origins = std::move(solved->buffers.origins);
   entry.plan = std::move(solved->plan);
+  entry.outputBins = solved->buffers.bins;
+  entry.binOf = std::move(solved->binOf);
+  entry.placed = placedValues(func, solved->buffers);
   annotateFunction(func, entry, reuse,
                    options.reorder ? std::optional<bool>(reordered)
                                    : std::nullopt);

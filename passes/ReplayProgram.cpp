@@ -42,6 +42,9 @@ Operation *returnOf(func::FuncOp func) {
 struct Placement {
   int64_t offset = -1, size = -1, output = -1, state = -1;
   bool hasSize = false;
+  /// Borrowed scratch (coreai.borrow): the offset is inside this output's
+  /// storage, not the heap.
+  int64_t borrow = -1;
 };
 
 /// What the replay knows of a value beyond replay::Value.
@@ -154,7 +157,8 @@ FailureOr<Placement> ProgramBuilder::placementOf(Operation *op,
        {std::pair<StringRef, int64_t *>{"coreai.offsets", &placement.offset},
         {"coreai.sizes", &placement.size},
         {"coreai.output", &placement.output},
-        {"coreai.state", &placement.state}}) {
+        {"coreai.state", &placement.state},
+        {"coreai.borrow", &placement.borrow}}) {
     Attribute attr = op->getAttr(name);
     if (!attr)
       continue;
@@ -184,7 +188,8 @@ ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
   for (auto [field, label] : {std::pair<int64_t, StringRef>{placement.offset,
                                                              "offset"},
                               {placement.output, "output"},
-                              {placement.state, "state"}})
+                              {placement.state, "state"},
+                              {placement.borrow, "borrowed output"}})
     if (field < -1)
       violate(op, llvm::formatv("{0} has {1} {2}: only -1 means none", name,
                                 label, field));
@@ -195,8 +200,24 @@ ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
                               "state {4}): a value lives in one",
                               name, places, placement.offset,
                               placement.output, placement.state));
+  if (placement.borrow >= 0 && placement.offset < 0)
+    violate(op, llvm::formatv("{0} is borrowed in output {1} with no offset "
+                              "in it",
+                              name, placement.borrow));
   if (bytes == 0)
     return std::nullopt;
+  // Borrowed bytes share the output's shadow with the output's own value
+  // (which the plan places there: checkReturned), so that value's first
+  // write over a borrowed value still needed fails the replay.
+  if (placement.offset >= 0 && placement.borrow >= 0) {
+    if (placement.offset % alignment != 0)
+      violate(op, llvm::formatv("{0} at offset {1} of output {2} is not "
+                                "aligned to {3} bytes",
+                                name, placement.offset, placement.borrow,
+                                alignment));
+    return replay::Location{outputStorage(placement.borrow), placement.offset,
+                            bytes};
+  }
   if (placement.offset >= 0) {
     if (placement.offset % alignment != 0)
       violate(op, llvm::formatv("{0} at heap offset {1} is not aligned to "
@@ -263,6 +284,10 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
     return op->emitError("'coreai.state' names argument ")
            << placement->state << ", but the function has "
            << func.getNumArguments();
+  if (placement->borrow >= int64_t(func.getNumResults()))
+    return op->emitError("'coreai.borrow' names result ")
+           << placement->borrow << ", but the function has "
+           << func.getNumResults();
   if (placement->output >= int64_t(func.getNumResults()))
     return op->emitError("'coreai.output' names result ")
            << placement->output << ", but the function has "

@@ -8,6 +8,7 @@
 #ifndef COREAI_PLAN_ENTRY_H
 #define COREAI_PLAN_ENTRY_H
 
+#include "coreai-plan/Borrow.h"
 #include "coreai-plan/Problem.h"
 
 #include <string>
@@ -38,6 +39,26 @@ struct PlannedEntry {
   int64_t alignment = 1;
   /// Bytes in-place reuse saved against planning without it (0 when off).
   int64_t inPlaceSavedBytes = 0;
+  /// Outputs whose storage the plan may borrow, and which region holds
+  /// each buffer (empty: every buffer is in the heap). plan.offsets are
+  /// relative to each buffer's region.
+  std::vector<OutputBin> outputBins;
+  BinAssignment binOf;
+  /// Values that live at offset 0 of storage the runtime binds: an
+  /// in-place chain built in output `index`, or a state update written
+  /// into state argument `index`. Not in the heap problem.
+  struct Placed {
+    BufferOrigin origin;
+    int64_t size = 0;
+    bool inState = false;
+    int64_t index = 0;
+  };
+  std::vector<Placed> placed;
+
+  /// -1 when buffer b is in the heap, else the output whose storage holds it.
+  int64_t borrowedOutput(size_t b) const {
+    return binOf.empty() || binOf[b] < 0 ? -1 : outputBins[binOf[b]].output;
+  }
 };
 
 } // namespace coreai

@@ -30,6 +30,10 @@ struct Target {
   /// not placed in the scratch heap.
   bool outputsBoundBeforeCall = true;
   bool stateBoundBeforeCall = true;
+  /// The runtime neither reads nor keeps an output's storage before the
+  /// call returns, so the plan may use it as scratch until the output's own
+  /// value is written there (with outputsBoundBeforeCall only).
+  bool outputsBorrowable = false;
 
   bool runsInPlace(llvm::StringRef opClass) const;
 };

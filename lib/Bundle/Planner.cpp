@@ -98,6 +98,9 @@ FunctionPlanOptions planOptionsFor(const Target &target,
       target.outputsBoundBeforeCall && !reuse.noOutputPlacement;
   options.liveness.statePlacement =
       target.stateBoundBeforeCall && !reuse.noStatePlacement;
+  options.liveness.borrowOutputs = target.outputsBoundBeforeCall &&
+                                   target.outputsBorrowable &&
+                                   !reuse.noBorrowOutputs;
   options.reorder = !reuse.noReorder;
   options.solve = solve;
   options.maxHeap = target.heapLimit;
@@ -383,7 +386,11 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   // Every plan that leaves the tool is checked here, whoever made it.
   if (observer)
     observer->stage(job, "verifying");
-  if (auto violation = verifyPlan(entry->problem, entry->plan))
+  if (auto violation =
+          entry->binOf.empty()
+              ? verifyPlan(entry->problem, entry->plan)
+              : verifyBorrowedPlan(entry->problem, entry->outputBins,
+                                   entry->binOf, entry->plan))
     return bundleError(PlanFailure::Internal,
                        "plan of @" + job.plannedName +
                            " failed verification: " + *violation);

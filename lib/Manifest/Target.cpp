@@ -35,7 +35,8 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.mapOptional("heap_limit", heapLimit) &&
         o.map("in_place_op_classes", target.inPlaceOpClasses) &&
         o.map("outputs_bound_before_call", target.outputsBoundBeforeCall) &&
-        o.map("state_bound_before_call", target.stateBoundBeforeCall)))
+        o.map("state_bound_before_call", target.stateBoundBeforeCall) &&
+        o.mapOptional("outputs_borrowable", target.outputsBorrowable)))
     return false;
   target.heapLimit = heapLimit.value_or(0);
   if (target.alignment <= 0 || (target.alignment & (target.alignment - 1))) {

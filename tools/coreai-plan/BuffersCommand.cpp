@@ -70,6 +70,10 @@ cl::opt<bool> statePlacement("state-placement",
                              cl::desc("Write state updates into their state "
                                       "argument"),
                              cl::sub(buffersCommand));
+cl::opt<bool> borrowOutputs("borrow-outputs",
+                            cl::desc("Let buffers that die before an "
+                                     "output is written live in its storage"),
+                            cl::sub(buffersCommand));
 cl::opt<bool> reorder("reorder",
                       cl::desc("Reorder ops when that lowers the heap"),
                       cl::sub(buffersCommand));
@@ -230,6 +234,7 @@ int runBuffers() {
   options.liveness.inPlaceSoftmax = inPlaceSoftmax;
   options.liveness.outputPlacement = outputPlacement;
   options.liveness.statePlacement = statePlacement;
+  options.liveness.borrowOutputs = borrowOutputs;
   options.reorder = reorder;
   options.solve.algorithm = *algorithm;
   options.solve.timeLimitMs = timeLimitMs;

@@ -54,7 +54,13 @@ PlanningOptions::PlanningOptions(cl::SubCommand &command)
           cl::desc("Do not write state updates into the state's own storage"),
           cl::sub(command)),
       noReorder("no-reorder", cl::desc("Keep the exported op order"),
-                cl::sub(command)) {}
+                cl::sub(command)),
+      noBorrowOutputs(
+          "no-borrow-outputs",
+          cl::desc("Keep every intermediate in the heap even where the "
+                   "target lets the plan use outputs' storage before their "
+                   "values are written"),
+          cl::sub(command)) {}
 
 llvm::Expected<PlanRequest>
 PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
@@ -80,7 +86,7 @@ PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
     return target.takeError();
   request.target = std::move(*target);
   ReuseSwitches reuse{noInPlace, noOutputPlacement, noStatePlacement,
-                      noReorder};
+                      noReorder, noBorrowOutputs};
   request.options =
       planOptionsFor(request.target, reuse, {*solver, timeLimitMs});
   return request;

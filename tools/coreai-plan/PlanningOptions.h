@@ -36,6 +36,7 @@ struct PlanningOptions {
   llvm::cl::opt<bool> noOutputPlacement;
   llvm::cl::opt<bool> noStatePlacement;
   llvm::cl::opt<bool> noReorder;
+  llvm::cl::opt<bool> noBorrowOutputs;
 
   /// Checks every option (in the order plan always has: bindings,
   /// algorithm, time limit, target) and builds the request.

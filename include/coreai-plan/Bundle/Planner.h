@@ -153,6 +153,7 @@ struct ReuseSwitches {
   bool noOutputPlacement = false;
   bool noStatePlacement = false;
   bool noReorder = false;
+  bool noBorrowOutputs = false;
 };
 /// Liveness and solver options: reuse where the target allows it unless
 /// switched off; the target's heap limit as the plan's maximum.

@@ -30,6 +30,9 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
     Option<"statePlacement", "state-placement", "bool", "false",
            "A state update returned as its state's state_update writes into "
            "the state argument's storage when the old value dies there">,
+    Option<"borrowOutputs", "borrow-outputs", "bool", "false",
+           "Buffers that die before an output's own value is written may "
+           "live in that output's storage (coreai.borrow)">,
     Option<"reorder", "reorder", "bool", "false",
            "Reorder ops (keeping data and effect order) when that lowers "
            "the heap">,

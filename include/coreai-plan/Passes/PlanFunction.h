@@ -36,6 +36,11 @@ struct LivenessOptions {
   /// dies there and which is returned as that state's `state_update` writes
   /// into the state's own storage.
   bool statePlacement = false;
+  /// Buffers that die before an output's own value is written may live in
+  /// that output's storage (the runtime binds it before the call and reads
+  /// it after): each returned value that owns its output's bytes makes the
+  /// output a bin (Borrow.h).
+  bool borrowOutputs = false;
 };
 
 /// The buffers of one function and, per buffer, the values that live in it:
@@ -64,6 +69,8 @@ struct FunctionBuffers {
   /// and bytes of state updates written into their state's storage.
   int64_t outputPlacedBytes = 0;
   int64_t statePlacedBytes = 0;
+  /// With borrowOutputs: the outputs lent to the plan, by result position.
+  std::vector<OutputBin> bins;
 };
 
 /// Emits a diagnostic at the offending op and fails on input it cannot size

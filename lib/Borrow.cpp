@@ -1,0 +1,214 @@
+//===- Borrow.cpp - Packing into the heap and the outputs' storage --------===//
+#include "coreai-plan/Borrow.h"
+
+#include "coreai-plan/Verify.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace coreai {
+
+bool fitsBin(const Buffer &buffer, const OutputBin &bin) {
+  return buffer.end <= bin.availableUntil && buffer.size <= bin.capacity;
+}
+
+int64_t borrowingLowerBound(const BufferProblem &problem,
+                            const std::vector<OutputBin> &bins) {
+  if (bins.empty())
+    return lowerBound(problem);
+  struct Event {
+    int64_t time;
+    bool starts;
+    size_t index;
+  };
+  std::vector<Event> events;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    if (b.start >= b.end || b.size == 0)
+      continue;
+    events.push_back({b.start, true, i});
+    events.push_back({b.end, false, i});
+  }
+  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
+    return a.time != b.time ? a.time < b.time : a.starts < b.starts;
+  });
+  // Live bytes only the heap can hold, live bytes some bin could take,
+  // and per bin the live bytes it could take.
+  int64_t heapOnly = 0, borrowable = 0, peak = 0;
+  std::vector<int64_t> takeable(bins.size(), 0);
+  for (size_t e = 0; e < events.size(); ++e) {
+    const Buffer &b = problem.buffers[events[e].index];
+    int64_t sign = events[e].starts ? 1 : -1;
+    bool anyBin = false;
+    for (size_t k = 0; k < bins.size(); ++k)
+      if (fitsBin(b, bins[k])) {
+        takeable[k] += sign * b.size;
+        anyBin = true;
+      }
+    (anyBin ? borrowable : heapOnly) += sign * b.size;
+    // Evaluate once all events at this time are in.
+    if (e + 1 < events.size() && events[e + 1].time == events[e].time)
+      continue;
+    int64_t absorbed = 0;
+    for (size_t k = 0; k < bins.size(); ++k)
+      absorbed += std::min(bins[k].capacity, takeable[k]);
+    peak = std::max(peak, heapOnly + std::max<int64_t>(0, borrowable - absorbed));
+  }
+  return peak;
+}
+
+namespace {
+
+/// The lowest offset (a multiple of the buffer's alignment) where `buffer`
+/// fits in a bin beside the buffers already placed there that overlap it
+/// in time, or -1.
+int64_t lowestOffset(const BufferProblem &problem, const Buffer &buffer,
+                     const OutputBin &bin, const std::vector<size_t> &placed,
+                     const std::vector<int64_t> &offsets) {
+  std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end)
+  for (size_t other : placed) {
+    const Buffer &o = problem.buffers[other];
+    if (o.overlapsInTime(buffer) && o.size > 0)
+      taken.push_back({offsets[other], offsets[other] + o.size});
+  }
+  std::sort(taken.begin(), taken.end());
+  int64_t candidate = 0;
+  for (auto [begin, end] : taken) {
+    if (candidate + buffer.size <= begin)
+      break;
+    candidate = std::max(candidate, alignTo(end, buffer.alignment));
+  }
+  return candidate + buffer.size <= bin.capacity ? candidate : -1;
+}
+
+} // namespace
+
+BorrowResult solveWithBorrowing(const BufferProblem &problem,
+                                const std::vector<OutputBin> &bins,
+                                const SolveOptions &options) {
+  size_t count = problem.buffers.size();
+  BorrowResult result;
+  result.binOf.assign(count, -1);
+  std::vector<int64_t> offsets(count, 0);
+
+  // Bins in the order they close: a buffer goes to the first that takes
+  // it, leaving later bins to the buffers only they can hold.
+  std::vector<size_t> binOrder(bins.size());
+  std::iota(binOrder.begin(), binOrder.end(), 0);
+  std::stable_sort(binOrder.begin(), binOrder.end(), [&](size_t a, size_t b) {
+    return bins[a].availableUntil < bins[b].availableUntil;
+  });
+  std::vector<size_t> candidates;
+  for (size_t i = 0; i < count; ++i)
+    for (const OutputBin &bin : bins)
+      if (problem.buffers[i].size > 0 && fitsBin(problem.buffers[i], bin)) {
+        candidates.push_back(i);
+        break;
+      }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](size_t a, size_t b) {
+                     const Buffer &x = problem.buffers[a];
+                     const Buffer &y = problem.buffers[b];
+                     return x.size != y.size ? x.size > y.size
+                                             : x.start < y.start;
+                   });
+  std::vector<std::vector<size_t>> placed(bins.size());
+  bool borrowedAll = true;
+  for (size_t i : candidates) {
+    const Buffer &buffer = problem.buffers[i];
+    bool done = false;
+    for (size_t k : binOrder) {
+      if (!fitsBin(buffer, bins[k]))
+        continue;
+      int64_t offset = lowestOffset(problem, buffer, bins[k], placed[k], offsets);
+      if (offset < 0)
+        continue;
+      offsets[i] = offset;
+      result.binOf[i] = int32_t(k);
+      placed[k].push_back(i);
+      done = true;
+      break;
+    }
+    borrowedAll &= done;
+  }
+
+  BufferProblem heapProblem;
+  heapProblem.capacity = problem.capacity;
+  std::vector<size_t> inHeap;
+  for (size_t i = 0; i < count; ++i)
+    if (result.binOf[i] < 0) {
+      inHeap.push_back(i);
+      heapProblem.buffers.push_back(problem.buffers[i]);
+    }
+  SolveResult heap = solve(heapProblem, options);
+  if (!heap.plan) {
+    result.internalError = heap.internalError;
+    return result;
+  }
+  Plan plan = *heap.plan;
+  for (size_t j = 0; j < inHeap.size(); ++j)
+    offsets[inHeap[j]] = heap.plan->offsets[j];
+  plan.offsets = std::move(offsets);
+  int64_t bound = borrowingLowerBound(problem, bins);
+  // With every borrowable buffer borrowed, the heap holds exactly the
+  // buffers every plan must keep there: its own bound and proof carry over.
+  if (borrowedAll)
+    bound = std::max(bound, heap.plan->lowerBound);
+  plan.lowerBound = bound;
+  plan.optimal = plan.heap <= bound || (borrowedAll && heap.plan->optimal);
+  if (std::optional<std::string> violation =
+          verifyBorrowedPlan(problem, bins, result.binOf, plan)) {
+    result.internalError = "borrowed plan failed verification: " + *violation;
+    return result;
+  }
+  result.plan = std::move(plan);
+  return result;
+}
+
+std::optional<std::string> verifyBorrowedPlan(const BufferProblem &problem,
+                                              const std::vector<OutputBin> &bins,
+                                              const BinAssignment &binOf,
+                                              const Plan &plan) {
+  size_t count = problem.buffers.size();
+  if (plan.offsets.size() != count || binOf.size() != count)
+    return llvm::formatv("plan has {0} offsets and {1} regions for {2} "
+                         "buffers",
+                         plan.offsets.size(), binOf.size(), count)
+        .str();
+  // Region -1 is the heap; k >= 0 is bin k.
+  for (int64_t region = -1; region < int64_t(bins.size()); ++region) {
+    BufferProblem part;
+    Plan partPlan;
+    partPlan.heap = region < 0 ? plan.heap : bins[region].capacity;
+    if (region < 0)
+      part.capacity = problem.capacity;
+    for (size_t i = 0; i < count; ++i) {
+      if (binOf[i] < -1 || binOf[i] >= int64_t(bins.size()))
+        return llvm::formatv("buffer '{0}' names region {1}, but there are "
+                             "{2} output bins",
+                             problem.buffers[i].id, binOf[i], bins.size())
+            .str();
+      if (binOf[i] != region)
+        continue;
+      const Buffer &b = problem.buffers[i];
+      if (region >= 0 && b.size > 0 && b.end > bins[region].availableUntil)
+        return llvm::formatv("buffer '{0}' [{1}, {2}) is in output {3}, whose "
+                             "own value is written at {4}",
+                             b.id, b.start, b.end, bins[region].output,
+                             bins[region].availableUntil)
+            .str();
+      part.buffers.push_back(b);
+      partPlan.offsets.push_back(plan.offsets[i]);
+    }
+    if (std::optional<std::string> violation = verifyPlan(part, partPlan))
+      return region < 0 ? "heap: " + *violation
+                        : llvm::formatv("output {0}: {1}", bins[region].output,
+                                        *violation)
+                              .str();
+  }
+  return std::nullopt;
+}
+
+} // namespace coreai
