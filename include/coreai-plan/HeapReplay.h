@@ -18,7 +18,8 @@
 namespace coreai {
 
 enum class ReplayMode {
-  /// The offsets of the plan.
+  /// The offsets of the plan; buffers it borrowed in an output's storage
+  /// are bound there, not in the heap.
   Planned,
   /// A runtime without a planner and without reuse: each buffer is placed
   /// right after the previous one (aligned), nothing is ever freed.

@@ -23,7 +23,7 @@
 namespace coreai {
 
 /// Bumped whenever a reader of the previous version would misread a file.
-constexpr uint32_t kManifestFormatVersion = 1;
+constexpr uint32_t kManifestFormatVersion = 2;
 
 struct ManifestTarget {
   std::string name;

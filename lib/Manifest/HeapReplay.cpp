@@ -74,6 +74,10 @@ ReplayResult replayAllocations(const PlannedEntry &entry, ReplayMode mode,
     const Buffer &b = problem.buffers[index];
     if (!takesMemory(b))
       continue;
+    // The plan put it in an output's storage, which the runtime binds
+    // apart from the heap; a runtime without the plan uses the heap.
+    if (mode == ReplayMode::Planned && entry.borrowedOutput(index) >= 0)
+      continue;
     int64_t offset = 0;
     switch (mode) {
     case ReplayMode::Planned:

@@ -67,6 +67,38 @@ static bool inRange(int64_t value) {
   return value >= 0 && value <= (int64_t(1) << 53);
 }
 
+llvm::Error assignRegions(PlannedEntry &e,
+                          const std::vector<RecordedRegion> &regions,
+                          llvm::StringRef source) {
+  std::string where = llvm::formatv("entry '{0}' S={1}", e.entry, e.chunk);
+  e.binOf.clear();
+  bool anyBorrowed = false;
+  for (const RecordedRegion &region : regions)
+    anyBorrowed |= region.kind != 0;
+  if (!anyBorrowed)
+    return llvm::Error::success();
+  e.binOf.assign(regions.size(), -1);
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const RecordedRegion &region = regions[i];
+    if (region.kind == 0)
+      continue;
+    const std::string &id = e.problem.buffers[i].id;
+    if (region.kind != 1)
+      return invalid(source, where + ": buffer '" + id +
+                                 "' is planned in a state argument; only "
+                                 "outputs are borrowed");
+    for (size_t k = 0; k < e.outputBins.size(); ++k)
+      if (e.outputBins[k].output == region.index)
+        e.binOf[i] = int32_t(k);
+    if (e.binOf[i] < 0)
+      return invalid(source, llvm::formatv("{0}: buffer '{1}' is in output "
+                                           "{2}, which is not borrowed",
+                                           where, id, region.index)
+                                 .str());
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   std::string where = llvm::formatv("entry '{0}' S={1}", e.entry, e.chunk);
   if (e.entry.empty())
@@ -90,6 +122,19 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
                                    b.start, b.end)
                          .str());
   }
+  for (const OutputBin &bin : e.outputBins)
+    if (!inRange(bin.output) || !inRange(bin.capacity) ||
+        !inRange(bin.availableUntil))
+      return invalid(source, where + ": a borrowed output is out of range");
+  for (const PlannedEntry::Placed &placed : e.placed)
+    if (!inRange(placed.size) || !inRange(placed.index))
+      return invalid(source, where + ": a placed value is out of range");
+  // Each region's packing is checked as a plan of its own: no two buffers
+  // live together share a byte, and borrowed ones end in time.
+  if (!e.binOf.empty())
+    if (std::optional<std::string> violation = verifyBorrowedPlan(
+            e.problem, e.outputBins, e.binOf, e.plan))
+      return invalid(source, where + ": " + *violation);
   return llvm::Error::success();
 }
 
@@ -107,6 +152,9 @@ static llvm::Error checkStrings(const Manifest &m, llvm::StringRef source) {
       strings.push_back(&b.id);
     for (const BufferOrigin &o : e.origins)
       strings.insert(strings.end(), {&o.value, &o.op, &o.location});
+    for (const PlannedEntry::Placed &p : e.placed)
+      strings.insert(strings.end(),
+                     {&p.origin.value, &p.origin.op, &p.origin.location});
   }
   for (const std::string *s : strings)
     if (!llvm::json::isUTF8(*s))

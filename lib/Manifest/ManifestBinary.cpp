@@ -16,22 +16,45 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
   for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
     const Buffer &b = e.problem.buffers[i];
     const BufferOrigin &origin = e.origins[i];
+    int64_t output = e.borrowedOutput(i);
     buffers.push_back(fb::CreateBufferDirect(
         fbb, b.id.c_str(), origin.value.c_str(), origin.op.c_str(),
         origin.location.c_str(), e.plan.offsets[i], b.size, b.alignment,
-        b.start, b.end, origin.viewCount));
+        b.start, b.end, origin.viewCount,
+        output < 0 ? fb::Region::Heap : fb::Region::Output,
+        output < 0 ? 0 : output));
   }
+  std::vector<flatbuffers::Offset<fb::BorrowedOutput>> borrowed;
+  for (const OutputBin &bin : e.outputBins)
+    borrowed.push_back(fb::CreateBorrowedOutput(fbb, bin.output, bin.capacity,
+                                                bin.availableUntil));
+  std::vector<flatbuffers::Offset<fb::Buffer>> placed;
+  for (const PlannedEntry::Placed &p : e.placed)
+    placed.push_back(fb::CreateBufferDirect(
+        fbb, p.origin.value.c_str(), p.origin.value.c_str(),
+        p.origin.op.c_str(), p.origin.location.c_str(), 0, p.size, 1, 0, 0,
+        p.origin.viewCount, p.inState ? fb::Region::State : fb::Region::Output,
+        p.index));
   return fb::CreateEntryDirect(
       fbb, e.entry.c_str(), e.chunk, entry.input, entry.plannedFunction.c_str(),
       entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound,
-      e.plan.optimal, e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers);
+      e.plan.optimal, e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers,
+      &borrowed, &placed);
 }
 
 std::string str(const flatbuffers::String *s) {
   return s ? s->str() : std::string();
 }
 
-ManifestEntry readEntry(const fb::Entry &in) {
+llvm::Error corrupt(llvm::StringRef source, llvm::StringRef why) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("{0}: not a valid coreai-plan manifest ({1})", source, why)
+          .str());
+}
+
+llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
+                                        llvm::StringRef source) {
   ManifestEntry entry;
   entry.input = in.input();
   entry.plannedFunction = str(in.planned_function());
@@ -45,6 +68,7 @@ ManifestEntry readEntry(const fb::Entry &in) {
   e.plan.lowerBound = in.lower_bound();
   e.plan.optimal = in.optimal();
   e.plan.algorithm = str(in.solver());
+  std::vector<detail::RecordedRegion> regions;
   if (const auto *buffers = in.buffers()) {
     for (const fb::Buffer *b : *buffers) {
       e.problem.buffers.push_back(
@@ -52,16 +76,28 @@ ManifestEntry readEntry(const fb::Entry &in) {
       e.origins.push_back(
           {str(b->value()), str(b->op()), str(b->location()), b->view_count()});
       e.plan.offsets.push_back(b->offset());
+      regions.push_back({int64_t(b->region()), b->region_index()});
     }
   }
+  if (const auto *borrowed = in.borrowed_outputs())
+    for (const fb::BorrowedOutput *bin : *borrowed)
+      e.outputBins.push_back(
+          {bin->output(), bin->size(), bin->available_until()});
+  if (const auto *placed = in.placed())
+    for (const fb::Buffer *p : *placed) {
+      if (p->region() != fb::Region::Output && p->region() != fb::Region::State)
+        return corrupt(source, "a placed value is not in an output or state");
+      PlannedEntry::Placed value;
+      value.origin = {str(p->value()), str(p->op()), str(p->location()),
+                      p->view_count()};
+      value.size = p->size();
+      value.inState = p->region() == fb::Region::State;
+      value.index = p->region_index();
+      e.placed.push_back(std::move(value));
+    }
+  if (llvm::Error error = detail::assignRegions(e, regions, source))
+    return error;
   return entry;
-}
-
-llvm::Error corrupt(llvm::StringRef source, llvm::StringRef why) {
-  return llvm::createStringError(
-      llvm::inconvertibleErrorCode(),
-      llvm::formatv("{0}: not a valid coreai-plan manifest ({1})", source, why)
-          .str());
 }
 
 } // namespace
@@ -127,8 +163,12 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
       manifest.inputs.push_back({str(input->file()), str(input->sha256())});
   manifest.bundleHeap = in->bundle_heap();
   if (const auto *entries = in->entries())
-    for (const fb::Entry *entry : *entries)
-      manifest.entries.push_back(readEntry(*entry));
+    for (const fb::Entry *entry : *entries) {
+      llvm::Expected<ManifestEntry> read = readEntry(*entry, source);
+      if (!read)
+        return read.takeError();
+      manifest.entries.push_back(std::move(*read));
+    }
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;
   return manifest;

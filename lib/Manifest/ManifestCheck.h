@@ -6,6 +6,20 @@
 
 namespace coreai::detail {
 
+/// A buffer's region as recorded: 0 heap, 1 output, 2 state (the values
+/// of fb::Region), and the output position or state argument.
+struct RecordedRegion {
+  int64_t kind = 0;
+  int64_t index = 0;
+};
+
+/// Sets `e.binOf` from the regions recorded for its buffers (parallel to
+/// e.problem.buffers) and its outputBins: a buffer in an output names one
+/// of the borrowed outputs; none is in a state.
+llvm::Error assignRegions(PlannedEntry &e,
+                          const std::vector<RecordedRegion> &regions,
+                          llvm::StringRef source);
+
 /// The error for a manifest whose format version this build cannot read.
 llvm::Error versionMismatch(llvm::StringRef source, uint64_t version);
 

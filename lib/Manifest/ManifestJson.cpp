@@ -27,6 +27,25 @@ json::Value bufferToJson(const PlannedEntry &e, size_t i) {
       {"start", b.start},
       {"end", b.end},
       {"view_count", origin.viewCount},
+      {"region", e.borrowedOutput(i) < 0 ? "heap" : "output"},
+      {"region_index", std::max<int64_t>(0, e.borrowedOutput(i))},
+  };
+}
+
+json::Value placedToJson(const PlannedEntry::Placed &p) {
+  return json::Object{
+      {"id", p.origin.value},
+      {"value", p.origin.value},
+      {"op", p.origin.op},
+      {"location", p.origin.location},
+      {"offset", 0},
+      {"size", p.size},
+      {"alignment", 1},
+      {"start", 0},
+      {"end", 0},
+      {"view_count", p.origin.viewCount},
+      {"region", p.inState ? "state" : "output"},
+      {"region_index", p.index},
   };
 }
 
@@ -35,6 +54,13 @@ json::Value entryToJson(const ManifestEntry &entry) {
   json::Array buffers;
   for (size_t i = 0; i < e.problem.buffers.size(); ++i)
     buffers.push_back(bufferToJson(e, i));
+  json::Array borrowed, placed;
+  for (const OutputBin &bin : e.outputBins)
+    borrowed.push_back(json::Object{{"output", bin.output},
+                                    {"size", bin.capacity},
+                                    {"available_until", bin.availableUntil}});
+  for (const PlannedEntry::Placed &p : e.placed)
+    placed.push_back(placedToJson(p));
   return json::Object{
       {"entry", e.entry},
       {"chunk", e.chunk},
@@ -48,6 +74,8 @@ json::Value entryToJson(const ManifestEntry &entry) {
       {"solver", e.plan.algorithm},
       {"in_place_saved_bytes", e.inPlaceSavedBytes},
       {"buffers", std::move(buffers)},
+      {"borrowed_outputs", std::move(borrowed)},
+      {"placed", std::move(placed)},
   };
 }
 
@@ -72,26 +100,74 @@ static bool fromJSON(const json::Value &value, ManifestInput &input,
   return o && o.map("file", input.file) && o.map("sha256", input.sha256);
 }
 
+/// "heap" | "output" | "state" as fb::Region's values.
+static bool readRegion(json::ObjectMapper &o, const json::Value &value,
+                       json::Path path, detail::RecordedRegion &region) {
+  std::string name;
+  if (!(o.map("region", name) && o.map("region_index", region.index)))
+    return false;
+  if (name == "heap" || name == "output" || name == "state") {
+    region.kind = name == "heap" ? 0 : name == "output" ? 1 : 2;
+    return true;
+  }
+  path.field("region").report("expected heap, output or state");
+  return false;
+}
+
 static bool readBuffer(const json::Value &value, PlannedEntry &e,
+                       std::vector<detail::RecordedRegion> &regions,
                        json::Path path) {
   json::ObjectMapper o(value, path);
   Buffer b;
   BufferOrigin origin;
   int64_t offset = 0;
+  detail::RecordedRegion region;
   if (!(o && o.map("id", b.id) && o.map("value", origin.value) &&
         o.map("op", origin.op) && o.map("location", origin.location) &&
         o.map("offset", offset) && o.map("size", b.size) &&
         o.map("alignment", b.alignment) && o.map("start", b.start) &&
-        o.map("end", b.end) && o.map("view_count", origin.viewCount)))
+        o.map("end", b.end) && o.map("view_count", origin.viewCount) &&
+        readRegion(o, value, path, region)))
     return false;
   e.problem.buffers.push_back(std::move(b));
   e.origins.push_back(std::move(origin));
   e.plan.offsets.push_back(offset);
+  regions.push_back(region);
   return true;
 }
 
-static bool fromJSON(const json::Value &value, ManifestEntry &entry,
+static bool readPlaced(const json::Value &value, PlannedEntry &e,
+                       json::Path path) {
+  json::ObjectMapper o(value, path);
+  PlannedEntry::Placed placed;
+  detail::RecordedRegion region;
+  if (!(o && o.map("value", placed.origin.value) &&
+        o.map("op", placed.origin.op) &&
+        o.map("location", placed.origin.location) &&
+        o.map("size", placed.size) &&
+        o.map("view_count", placed.origin.viewCount) &&
+        readRegion(o, value, path, region)))
+    return false;
+  if (region.kind == 0) {
+    path.field("region").report("a placed value is in an output or state");
+    return false;
+  }
+  placed.inState = region.kind == 2;
+  placed.index = region.index;
+  e.placed.push_back(std::move(placed));
+  return true;
+}
+
+static bool fromJSON(const json::Value &value, OutputBin &bin,
                      json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("output", bin.output) && o.map("size", bin.capacity) &&
+         o.map("available_until", bin.availableUntil);
+}
+
+static bool readEntry(const json::Value &value, ManifestEntry &entry,
+                      std::vector<detail::RecordedRegion> &regions,
+                      json::Path path) {
   json::ObjectMapper o(value, path);
   PlannedEntry &e = entry.planned;
   int64_t input = 0;
@@ -115,18 +191,45 @@ static bool fromJSON(const json::Value &value, ManifestEntry &entry,
     return false;
   }
   for (size_t i = 0; i < buffers->size(); ++i)
-    if (!readBuffer((*buffers)[i], e, path.field("buffers").index(i)))
+    if (!readBuffer((*buffers)[i], e, regions,
+                    path.field("buffers").index(i)))
+      return false;
+  if (!o.map("borrowed_outputs", e.outputBins))
+    return false;
+  const json::Array *placed = value.getAsObject()->getArray("placed");
+  if (!placed) {
+    path.field("placed").report("expected array");
+    return false;
+  }
+  for (size_t i = 0; i < placed->size(); ++i)
+    if (!readPlaced((*placed)[i], e, path.field("placed").index(i)))
       return false;
   return true;
 }
 
-static bool fromJSON(const json::Value &value, Manifest &manifest,
-                     json::Path path) {
+/// The regions of each entry's buffers go to `regions` (one list per
+/// entry): assigning them can fail with a message of its own.
+static bool readManifestObject(
+    const json::Value &value, Manifest &manifest,
+    std::vector<std::vector<detail::RecordedRegion>> &regions,
+    json::Path path) {
   json::ObjectMapper o(value, path);
-  return o && o.map("tool_version", manifest.toolVersion) &&
-         o.map("target", manifest.target) && o.map("inputs", manifest.inputs) &&
-         o.map("bundle_heap", manifest.bundleHeap) &&
-         o.map("entries", manifest.entries);
+  if (!(o && o.map("tool_version", manifest.toolVersion) &&
+        o.map("target", manifest.target) && o.map("inputs", manifest.inputs) &&
+        o.map("bundle_heap", manifest.bundleHeap)))
+    return false;
+  const json::Array *entries = value.getAsObject()->getArray("entries");
+  if (!entries) {
+    path.field("entries").report("expected array");
+    return false;
+  }
+  manifest.entries.resize(entries->size());
+  regions.resize(entries->size());
+  for (size_t i = 0; i < entries->size(); ++i)
+    if (!readEntry((*entries)[i], manifest.entries[i], regions[i],
+                   path.field("entries").index(i)))
+      return false;
+  return true;
 }
 
 json::Value manifestToJson(const Manifest &manifest) {
@@ -174,10 +277,16 @@ llvm::Expected<Manifest> readManifestJson(llvm::StringRef text,
   Manifest manifest;
   manifest.formatVersion = uint32_t(*version);
   json::Path::Root rootPath("manifest");
-  if (!fromJSON(*value, manifest, rootPath))
+  std::vector<std::vector<detail::RecordedRegion>> regions;
+  if (!readManifestObject(*value, manifest, regions, rootPath))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         source + ": invalid manifest: " + llvm::toString(rootPath.getError()));
+  for (size_t i = 0; i < manifest.entries.size(); ++i)
+    if (llvm::Error error =
+            detail::assignRegions(manifest.entries[i].planned, regions[i],
+                                  source))
+      return error;
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;
   return manifest;
