@@ -1,0 +1,91 @@
+/*===- manifest.h - C reader of coreai-plan manifests for runtimes -------===*
+ *
+ * What a runtime links to bind every buffer of a planned bundle: open and
+ * verify a plan.manifest (FlatBuffers, format version 2), read the bundle
+ * heap, and per entry point and chunk size S the region (heap, output k,
+ * state k) and offset of each buffer. C ABI; no MLIR or LLVM needed: the
+ * library is the FlatBuffers verifier and accessors behind these calls.
+ * docs/MANIFEST.md describes the fields.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef COREAI_PLAN_C_MANIFEST_H
+#define COREAI_PLAN_C_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The manifest format version this reader reads. */
+#define CAPM_FORMAT_VERSION 2u
+
+typedef struct capm_manifest capm_manifest;
+
+typedef enum capm_status {
+  CAPM_OK = 0,
+  CAPM_IO_ERROR = 1,      /* the file cannot be read */
+  CAPM_CORRUPT = 2,       /* not a manifest, truncated or failing verification */
+  CAPM_WRONG_VERSION = 3, /* a manifest of another format version */
+  CAPM_NOT_FOUND = 4,     /* no such entry point, S or index */
+  CAPM_OUT_OF_MEMORY = 5
+} capm_status;
+
+typedef enum capm_region {
+  CAPM_REGION_HEAP = 0,   /* the bundle's scratch heap */
+  CAPM_REGION_OUTPUT = 1, /* the storage of output `region_index` */
+  CAPM_REGION_STATE = 2   /* the storage of state argument `region_index` */
+} capm_region;
+
+typedef struct capm_buffer {
+  const char *value;    /* SSA name in the graph (`%30`) */
+  const char *op;       /* producing op */
+  capm_region region;
+  int64_t region_index; /* output position or state argument; 0 for heap */
+  int64_t offset;       /* bytes from the start of the region */
+  int64_t size;         /* bytes */
+  int64_t start, end;   /* live on [start, end) of op positions */
+} capm_buffer;
+
+/* Reads and verifies `path`. On success *out owns the manifest (free it
+ * with capm_close). On failure *out is NULL and, when `error` is not NULL,
+ * a message naming the path and the reason is written into it
+ * (NUL-terminated, at most `error_size` bytes). */
+capm_status capm_open(const char *path, capm_manifest **out, char *error,
+                      size_t error_size);
+/* The same over bytes in memory (copied). `source` names them in errors. */
+capm_status capm_open_bytes(const void *bytes, size_t size, const char *source,
+                            capm_manifest **out, char *error,
+                            size_t error_size);
+void capm_close(capm_manifest *manifest);
+
+uint32_t capm_format_version(const capm_manifest *manifest);
+const char *capm_target_name(const capm_manifest *manifest);
+int64_t capm_target_alignment(const capm_manifest *manifest);
+/* The heap every entry of the bundle fits in (bytes). */
+int64_t capm_bundle_heap(const capm_manifest *manifest);
+
+size_t capm_entry_count(const capm_manifest *manifest);
+const char *capm_entry_name(const capm_manifest *manifest, size_t entry);
+int64_t capm_entry_chunk(const capm_manifest *manifest, size_t entry);
+int64_t capm_entry_heap(const capm_manifest *manifest, size_t entry);
+/* The entry planned for function `name` at chunk size `chunk`. */
+capm_status capm_find_entry(const capm_manifest *manifest, const char *name,
+                            int64_t chunk, size_t *entry);
+
+/* Every buffer the runtime binds for one entry: first the planned
+ * intermediates (heap or borrowed in an output), then the values written
+ * straight into an output's or a state's storage. */
+size_t capm_buffer_count(const capm_manifest *manifest, size_t entry);
+capm_status capm_get_buffer(const capm_manifest *manifest, size_t entry,
+                            size_t index, capm_buffer *out);
+
+/* A static description of a status ("corrupt manifest", ...). */
+const char *capm_status_string(capm_status status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* COREAI_PLAN_C_MANIFEST_H */

@@ -1,0 +1,103 @@
+/* A runtime's view of a manifest through the C reader, compiled as C.
+ *
+ *   coreai-plan-c-reader MANIFEST            summary of every entry
+ *   coreai-plan-c-reader MANIFEST ENTRY S    every buffer of one entry
+ *
+ * Checks what a runtime relies on while binding: heap buffers lie inside
+ * the entry's heap, the entry's heap inside the bundle heap, and offsets
+ * in the heap or an output are multiples of the target's alignment.
+ * Exits 1 with the reader's message when the file is refused, 2 when a
+ * check fails. */
+#include "coreai-plan/c/manifest.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *region_name(capm_region region) {
+  switch (region) {
+  case CAPM_REGION_HEAP:
+    return "heap";
+  case CAPM_REGION_OUTPUT:
+    return "output";
+  case CAPM_REGION_STATE:
+    return "state";
+  }
+  return "?";
+}
+
+static int check_entry(const capm_manifest *m, size_t e, int print) {
+  int64_t heap = capm_entry_heap(m, e);
+  int64_t alignment = capm_target_alignment(m);
+  size_t count = capm_buffer_count(m, e), in_heap = 0, in_output = 0,
+         in_state = 0;
+  if (heap > capm_bundle_heap(m)) {
+    fprintf(stderr, "entry %s: heap above the bundle heap\n",
+            capm_entry_name(m, e));
+    return 2;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    capm_buffer b;
+    if (capm_get_buffer(m, e, i, &b) != CAPM_OK)
+      return 2;
+    if (b.region == CAPM_REGION_HEAP) {
+      ++in_heap;
+      if (b.offset + b.size > heap) {
+        fprintf(stderr, "%s: outside the heap\n", b.value);
+        return 2;
+      }
+    } else if (b.region == CAPM_REGION_OUTPUT) {
+      ++in_output;
+    } else {
+      ++in_state;
+    }
+    if (b.region != CAPM_REGION_STATE && b.offset % alignment != 0) {
+      fprintf(stderr, "%s: offset %" PRId64 " not aligned\n", b.value,
+              b.offset);
+      return 2;
+    }
+    if (print)
+      printf("%s %s %" PRId64 " offset %" PRId64 " size %" PRId64 "\n",
+             b.value, region_name(b.region), b.region_index, b.offset, b.size);
+  }
+  printf("entry %s S=%" PRId64 " heap %" PRId64 ": %zu in heap, %zu in "
+         "outputs, %zu in state\n",
+         capm_entry_name(m, e), capm_entry_chunk(m, e), heap, in_heap,
+         in_output, in_state);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2 && argc != 4) {
+    fprintf(stderr, "usage: %s MANIFEST [ENTRY S]\n", argv[0]);
+    return 1;
+  }
+  char error[512];
+  capm_manifest *m = NULL;
+  capm_status status = capm_open(argv[1], &m, error, sizeof error);
+  if (status != CAPM_OK) {
+    fprintf(stderr, "error (%s): %s\n", capm_status_string(status), error);
+    return 1;
+  }
+  printf("format %u target %s alignment %" PRId64 " bundle heap %" PRId64
+         "\n",
+         capm_format_version(m), capm_target_name(m), capm_target_alignment(m),
+         capm_bundle_heap(m));
+  int result = 0;
+  if (argc == 4) {
+    size_t e;
+    if (capm_find_entry(m, argv[2], strtoll(argv[3], NULL, 10), &e) !=
+        CAPM_OK) {
+      fprintf(stderr, "error: no entry %s at S=%s\n", argv[2], argv[3]);
+      result = 1;
+    } else {
+      result = check_entry(m, e, 1);
+    }
+  } else {
+    for (size_t e = 0; e < capm_entry_count(m) && result == 0; ++e)
+      result = check_entry(m, e, 0);
+  }
+  capm_close(m);
+  return result;
+}

@@ -1,0 +1,30 @@
+// Borrowed bytes share the output's shadow with the output's own value: a
+// value borrowed in an output that the output's first write overwrites
+// while the value is still needed fails the replay.
+// RUN: not coreai-plan-opt --allow-unregistered-dialect --coreai-verify-replay %s -o /dev/null 2>&1 | FileCheck %s
+
+// %0 is borrowed at output 0's bytes [0, 64) and still read by test.use
+// after the mm wrote the output over it.
+// CHECK: error: the plan of @overwritten fails the replay: step 2 ('test.use' {{.*}} reads %0 (output 0 bytes [0, 64)), but bytes [0, 64) hold %1, written at step 1 ('torch.aten.mm'
+func.func @overwritten(%a: tensor<16xf32>, %w: tensor<16x4xf32>) -> tensor<64xf32> attributes {coreai.plan = {heap = 0 : i64}} {
+  %0 = "torch.aten.neg"(%a) {coreai.borrow = array<i64: 0>, coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.mm"(%a, %w) : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<64xf32>
+  %2 = "test.use"(%0, %1) : (tensor<16xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
+
+// Bytes past the output's end.
+// CHECK: error: the plan of @past_end fails the replay: step 0 ('torch.aten.neg' {{.*}} writes %0 at output 0 bytes [224, 288), outside output 0 of 256 bytes
+func.func @past_end(%a: tensor<16xf32>, %w: tensor<16x4xf32>) -> tensor<64xf32> attributes {coreai.plan = {heap = 0 : i64}} {
+  %0 = "torch.aten.neg"(%a) {coreai.borrow = array<i64: 0>, coreai.offsets = array<i64: 224>, coreai.sizes = array<i64: 64>} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.mm"(%0, %w) : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
+
+// A result that names an output the function does not have.
+// CHECK: error: 'coreai.borrow' names result 3, but the function has 1
+func.func @no_such_output(%a: tensor<16xf32>, %w: tensor<16x4xf32>) -> tensor<64xf32> attributes {coreai.plan = {heap = 0 : i64}} {
+  %0 = "torch.aten.neg"(%a) {coreai.borrow = array<i64: 3>, coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = "torch.aten.mm"(%0, %w) : (tensor<16xf32>, tensor<16x4xf32>) -> tensor<64xf32>
+  return %1 : tensor<64xf32>
+}
