@@ -85,13 +85,46 @@ int64_t lowestOffset(const BufferProblem &problem, const Buffer &buffer,
 
 } // namespace
 
+namespace {
+
+/// One way of filling the bins: candidates in `order`, each into the
+/// first bin (in closing order) with room for it at the lowest offset.
+/// Returns whether every candidate found a place.
+bool fillBins(const BufferProblem &problem, const std::vector<OutputBin> &bins,
+              const std::vector<size_t> &binOrder,
+              const std::vector<size_t> &order, BinAssignment &binOf,
+              std::vector<int64_t> &offsets) {
+  std::vector<std::vector<size_t>> placed(bins.size());
+  bool borrowedAll = true;
+  for (size_t i : order) {
+    const Buffer &buffer = problem.buffers[i];
+    bool done = false;
+    for (size_t k : binOrder) {
+      if (!fitsBin(buffer, bins[k]))
+        continue;
+      int64_t offset =
+          lowestOffset(problem, buffer, bins[k], placed[k], offsets);
+      if (offset < 0)
+        continue;
+      offsets[i] = offset;
+      binOf[i] = int32_t(k);
+      placed[k].push_back(i);
+      done = true;
+      break;
+    }
+    borrowedAll &= done;
+  }
+  return borrowedAll;
+}
+
+} // namespace
+
 BorrowResult solveWithBorrowing(const BufferProblem &problem,
                                 const std::vector<OutputBin> &bins,
                                 const SolveOptions &options) {
   size_t count = problem.buffers.size();
   BorrowResult result;
-  result.binOf.assign(count, -1);
-  std::vector<int64_t> offsets(count, 0);
+  int64_t bound = borrowingLowerBound(problem, bins);
 
   // Bins in the order they close: a buffer goes to the first that takes
   // it, leaving later bins to the buffers only they can hold.
@@ -107,63 +140,65 @@ BorrowResult solveWithBorrowing(const BufferProblem &problem,
         candidates.push_back(i);
         break;
       }
-  std::stable_sort(candidates.begin(), candidates.end(),
-                   [&](size_t a, size_t b) {
-                     const Buffer &x = problem.buffers[a];
-                     const Buffer &y = problem.buffers[b];
-                     return x.size != y.size ? x.size > y.size
-                                             : x.start < y.start;
-                   });
-  std::vector<std::vector<size_t>> placed(bins.size());
-  bool borrowedAll = true;
-  for (size_t i : candidates) {
-    const Buffer &buffer = problem.buffers[i];
-    bool done = false;
-    for (size_t k : binOrder) {
-      if (!fitsBin(buffer, bins[k]))
-        continue;
-      int64_t offset = lowestOffset(problem, buffer, bins[k], placed[k], offsets);
-      if (offset < 0)
-        continue;
-      offsets[i] = offset;
-      result.binOf[i] = int32_t(k);
-      placed[k].push_back(i);
-      done = true;
-      break;
-    }
-    borrowedAll &= done;
-  }
+  // Largest first; among equals, two tie-breaks. The buffers that end
+  // last overlap most with what must stay in the heap after the bins
+  // close (a chain mm -> div -> tanh before the output's op: borrowing div
+  // rather than mm keeps mm and tanh apart in the heap), so that order is
+  // tried too, and the smaller heap kept.
+  auto bySizeThen = [&](bool lateEndFirst) {
+    std::vector<size_t> order = candidates;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const Buffer &x = problem.buffers[a];
+      const Buffer &y = problem.buffers[b];
+      if (x.size != y.size)
+        return x.size > y.size;
+      return lateEndFirst ? x.end > y.end : x.start < y.start;
+    });
+    return order;
+  };
 
-  BufferProblem heapProblem;
-  heapProblem.capacity = problem.capacity;
-  std::vector<size_t> inHeap;
-  for (size_t i = 0; i < count; ++i)
-    if (result.binOf[i] < 0) {
-      inHeap.push_back(i);
-      heapProblem.buffers.push_back(problem.buffers[i]);
+  for (bool lateEndFirst : {false, true}) {
+    BinAssignment binOf(count, -1);
+    std::vector<int64_t> offsets(count, 0);
+    bool borrowedAll =
+        fillBins(problem, bins, binOrder, bySizeThen(lateEndFirst), binOf,
+                 offsets);
+    BufferProblem heapProblem;
+    heapProblem.capacity = problem.capacity;
+    std::vector<size_t> inHeap;
+    for (size_t i = 0; i < count; ++i)
+      if (binOf[i] < 0) {
+        inHeap.push_back(i);
+        heapProblem.buffers.push_back(problem.buffers[i]);
+      }
+    SolveResult heap = solve(heapProblem, options);
+    if (!heap.plan) {
+      result.internalError = heap.internalError;
+      return result;
     }
-  SolveResult heap = solve(heapProblem, options);
-  if (!heap.plan) {
-    result.internalError = heap.internalError;
-    return result;
+    if (result.plan && result.plan->heap <= heap.plan->heap)
+      continue;
+    Plan plan = *heap.plan;
+    for (size_t j = 0; j < inHeap.size(); ++j)
+      offsets[inHeap[j]] = heap.plan->offsets[j];
+    plan.offsets = std::move(offsets);
+    // With every borrowable buffer borrowed, the heap holds exactly the
+    // buffers every plan must keep there: its own bound and proof carry
+    // over.
+    plan.lowerBound = borrowedAll ? std::max(bound, heap.plan->lowerBound)
+                                  : bound;
+    plan.optimal = plan.heap <= plan.lowerBound ||
+                   (borrowedAll && heap.plan->optimal);
+    result.plan = std::move(plan);
+    result.binOf = std::move(binOf);
+    if (result.plan->optimal)
+      break;
   }
-  Plan plan = *heap.plan;
-  for (size_t j = 0; j < inHeap.size(); ++j)
-    offsets[inHeap[j]] = heap.plan->offsets[j];
-  plan.offsets = std::move(offsets);
-  int64_t bound = borrowingLowerBound(problem, bins);
-  // With every borrowable buffer borrowed, the heap holds exactly the
-  // buffers every plan must keep there: its own bound and proof carry over.
-  if (borrowedAll)
-    bound = std::max(bound, heap.plan->lowerBound);
-  plan.lowerBound = bound;
-  plan.optimal = plan.heap <= bound || (borrowedAll && heap.plan->optimal);
   if (std::optional<std::string> violation =
-          verifyBorrowedPlan(problem, bins, result.binOf, plan)) {
+          verifyBorrowedPlan(problem, bins, result.binOf, *result.plan)) {
     result.internalError = "borrowed plan failed verification: " + *violation;
-    return result;
+    result.plan.reset();
   }
-  result.plan = std::move(plan);
   return result;
 }
 

@@ -56,8 +56,9 @@ struct BorrowResult {
 
 /// First decides which buffers go into the bins (largest first, each at the
 /// lowest aligned offset of the earliest-closing bin where it fits beside
-/// the buffers already there), then packs the rest into the heap with
-/// solve(). The plan's lower bound is borrowingLowerBound(), raised to the
+/// the buffers already there; ties once by start, once by latest end),
+/// then packs the rest into the heap with solve(), keeping the smaller
+/// heap. The plan's lower bound is borrowingLowerBound(), raised to the
 /// heap problem's own bound when every buffer a bin could take was
 /// borrowed (the rest must be in the heap in any plan); `optimal` only
 /// when the heap is proven minimal that way.

@@ -26,7 +26,10 @@ struct Peak {
   /// Indices of the buffers live at `time`, largest first.
   std::vector<size_t> buffers;
 };
-Peak findPeak(const BufferProblem &problem);
+/// Over the heap's buffers only: those `binOf` (if given and not empty)
+/// puts in an output's storage are left out.
+Peak findPeak(const BufferProblem &problem,
+              const BinAssignment *binOf = nullptr);
 
 /// The heap as a picture: op position on x, address on y, one rectangle per
 /// buffer coloured by producing op, heap total and lower bound as lines,

@@ -51,7 +51,7 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
                       entry.problem.buffers.size());
   os << llvm::formatv("  fragmentation: {0} bytes ({1:F2}% of the heap)\n",
                       loss, plan.heap ? 100.0 * double(loss) / plan.heap : 0.0);
-  Peak peak = findPeak(entry.problem);
+  Peak peak = findPeak(entry.problem, &entry.binOf);
   const BufferOrigin *peakOp = opAtPeak(entry, peak);
   os << llvm::formatv("  peak at op {0}", peak.time);
   if (peakOp)
@@ -92,7 +92,7 @@ void explainGrowth(llvm::raw_ostream &os,
   llvm::StringMap<int64_t> smallSize;
   for (size_t i = 0; i < small.problem.buffers.size(); ++i)
     smallSize[nameOf(small, i)] = small.problem.buffers[i].size;
-  Peak peak = findPeak(large.problem);
+  Peak peak = findPeak(large.problem, &large.binOf);
   size_t scaling = 0;
   for (size_t index : peak.buffers) {
     auto it = smallSize.find(nameOf(large, index));

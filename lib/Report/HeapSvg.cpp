@@ -86,6 +86,9 @@ void writeBuffers(llvm::raw_ostream &os, const PlannedEntry &entry,
                   const Axes &axes) {
   const BufferProblem &problem = entry.problem;
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    // The axis is the heap's: bytes borrowed in an output are not in it.
+    if (entry.borrowedOutput(i) >= 0)
+      continue;
     const Buffer &b = problem.buffers[i];
     const BufferOrigin *origin =
         i < entry.origins.size() ? &entry.origins[i] : nullptr;
@@ -139,7 +142,7 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
     timeSpan = std::max(timeSpan, b.end);
   Axes axes(timeSpan, std::max(entry.plan.heap, entry.plan.lowerBound) * 21 /
                           20);
-  Peak peak = findPeak(problem);
+  Peak peak = findPeak(problem, &entry.binOf);
 
   std::string svg;
   llvm::raw_string_ostream os(svg);

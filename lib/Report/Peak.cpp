@@ -6,10 +6,14 @@
 
 namespace coreai {
 
-Peak findPeak(const BufferProblem &problem) {
+Peak findPeak(const BufferProblem &problem, const BinAssignment *binOf) {
+  auto borrowed = [&](size_t i) {
+    return binOf && !binOf->empty() && (*binOf)[i] >= 0;
+  };
   std::map<int64_t, int64_t> delta;
-  for (const Buffer &b : problem.buffers) {
-    if (b.start >= b.end)
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    if (b.start >= b.end || borrowed(i))
       continue;
     delta[b.start] += paddedSize(b);
     delta[b.end] -= paddedSize(b);
@@ -25,7 +29,7 @@ Peak findPeak(const BufferProblem &problem) {
   }
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer &b = problem.buffers[i];
-    if (b.start <= peak.time && peak.time < b.end)
+    if (b.start <= peak.time && peak.time < b.end && !borrowed(i))
       peak.buffers.push_back(i);
   }
   std::stable_sort(peak.buffers.begin(), peak.buffers.end(),
