@@ -10,6 +10,9 @@ replays each plan on a shadow heap (coreai-verify-replay):
   + placement  + in-place chains ending in an output built in the output's
                storage, state updates written into their state argument
   + reorder    + the memory-aware op order (kept only where it helps)
+  + borrow     + intermediates that die before an output is written live in
+               that output's storage (h18p's default); its lower bound and
+               the gap to it
   + softmax    + softmax written over its input (the "softmax" op class, which
                a target opts into; h18p does not)
 
@@ -37,9 +40,12 @@ CONFIGS = [
     ("+ placement", "in-place=true output-placement=true state-placement=true"),
     ("+ reorder", "in-place=true output-placement=true state-placement=true "
                   "reorder=true"),
+    ("+ borrow outputs", "in-place=true output-placement=true "
+                         "state-placement=true reorder=true "
+                         "borrow-outputs=true"),
     ("+ softmax in place", "in-place=true output-placement=true "
                            "state-placement=true reorder=true "
-                           "in-place-softmax=true"),
+                           "borrow-outputs=true in-place-softmax=true"),
 ]
 PLAN = re.compile(r"func\.func @(\w+)\(.*?coreai\.plan = \{([^}]*)\}")
 
@@ -117,6 +123,9 @@ def main():
                         lower[function] = int(fields["lower_bound"])
                     if column == "+ reorder":
                         columns[function]["reordered"] = fields.get("reordered")
+                    if column == "+ borrow outputs":
+                        columns[function]["borrow LB"] = int(fields["lower_bound"])
+                        columns[function]["borrow optimal"] = fields.get("optimal")
             for function in sorted(columns):
                 s = int(bind.split("=")[1]) if bind else sequence_length(graph, function)
                 rows.append((name, function, s, lower.get(function),
@@ -128,25 +137,45 @@ def main():
         "added to the ones before (`bench/reuse.py`; "
         f"{len(rows)} plans per column, {elapsed:.0f} s in all on this "
         "machine). `no-reuse LB` is the lower bound of the problem as "
-        "exported, which `no reuse` reaches. `replay` is the verdict of "
-        "`coreai-verify-replay` on every plan of the row (all five columns).",
+        "exported, which `no reuse` reaches. `borrow LB` is the lower bound "
+        "under borrowing (`borrowingLowerBound`, include/coreai-plan/Borrow.h: "
+        "at each op, the live bytes no output can take, because they outlive "
+        "every output's first write or fit none, plus the other live bytes "
+        "beyond what the outputs can absorb then, each output at most its "
+        "size and at most the live bytes it may take; raised to the heap's "
+        "own bound when every buffer an output could take was borrowed); "
+        "`gap` is heap / that bound, `*` where the heap is proven minimal. "
+        "`vs no reuse` compares the h18p default (borrowing) with `no "
+        "reuse`. `replay` is the verdict of `coreai-verify-replay` on every "
+        "plan of the row (all six columns).",
         "",
         "| graph | function | S | no-reuse LB | no reuse | in-place | "
-        "+ output/state placement | + reorder (h18p default) | vs no reuse | "
+        "+ output/state placement | + reorder | + borrow outputs (h18p "
+        "default) | borrow LB | gap | vs no reuse | "
         "+ softmax in place (opt-in) | replay |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: | ---: | ---: | --- |",
     ]
     for name, function, s, lb, heaps, verdicts in rows:
         cells = [f"{heaps[c]:,}" if c in heaps else "error"
-                 for c, _ in CONFIGS[:4]]
+                 for c, _ in CONFIGS[:5]]
         softmax = heaps.get("+ softmax in place")
-        best = heaps.get("+ reorder")
-        if best is not None and heaps.get("+ reorder") and heaps.get("no reuse"):
+        best = heaps.get("+ borrow outputs")
+        if best is not None and heaps.get("no reuse"):
             ratio = f"{best / heaps['no reuse'] * 100:.1f} %"
         else:
             ratio = "n/a"
         if heaps.get("reordered") == "true":
-            cells[-1] += " (reordered)"
+            cells[3] += " (reordered)"
+        bound = heaps.get("borrow LB")
+        if bound is not None and best is not None:
+            cells.append(f"{bound:,}")
+            gap = f"{best / bound:.4f}" if bound else "1.0000"
+            if heaps.get("borrow optimal") == "true":
+                gap += " *"
+            cells.append(gap)
+        else:
+            cells += ["n/a", "n/a"]
         verdict = "pass" if all(v == "pass" for v in verdicts) else \
             next(v for v in verdicts if v != "pass")
         lines.append(f"| {name} | @{function} | {s} | "

@@ -2,7 +2,9 @@
 //
 // Time runs left to right, addresses bottom to top, so a buffer is a
 // rectangle and a good plan looks like a tightly filled box under the
-// lower-bound line.
+// lower-bound line. Each output whose storage the plan borrows gets a band
+// of its own below the heap, on the same time axis, up to the op that
+// writes the output's own value.
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
@@ -23,22 +25,25 @@ using report::humanBytes;
 constexpr double plotLeft = 96, plotTop = 48, plotWidth = 880,
                  plotHeight = 420, legendWidth = 230;
 constexpr double totalWidth = plotLeft + plotWidth + 24 + legendWidth;
-constexpr double totalHeight = plotTop + plotHeight + 56;
+constexpr double bandHeight = 90, bandGap = 40;
 
-/// Maps op positions and byte addresses to picture coordinates.
+/// Maps op positions and byte addresses to picture coordinates: the heap's
+/// plot, or an output's band (`top`, `height`).
 class Axes {
 public:
-  Axes(int64_t timeSpan, int64_t addressSpan)
+  Axes(int64_t timeSpan, int64_t addressSpan, double top = plotTop,
+       double height = plotHeight)
       : timeSpan(std::max<int64_t>(timeSpan, 1)),
-        addressSpan(std::max<int64_t>(addressSpan, 1)) {}
+        addressSpan(std::max<int64_t>(addressSpan, 1)), top(top),
+        height(height) {}
   double x(int64_t time) const {
     return plotLeft + plotWidth * double(time) / double(timeSpan);
   }
   double y(int64_t address) const {
-    return plotTop + plotHeight - plotHeight * double(address) /
-                                      double(addressSpan);
+    return top + height - height * double(address) / double(addressSpan);
   }
   int64_t timeSpan, addressSpan;
+  double top, height;
 };
 
 /// Labels sit at the right end (heap) or the left end (lower bound), so
@@ -82,12 +87,13 @@ void writeAxes(llvm::raw_ostream &os, const Axes &axes) {
                       plotTop + plotHeight / 2);
 }
 
+/// The buffers of one region: the heap (`bin` -1) or output bin `bin`.
 void writeBuffers(llvm::raw_ostream &os, const PlannedEntry &entry,
-                  const Axes &axes) {
+                  const Axes &axes, int64_t bin = -1) {
   const BufferProblem &problem = entry.problem;
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    // The axis is the heap's: bytes borrowed in an output are not in it.
-    if (entry.borrowedOutput(i) >= 0)
+    int64_t region = entry.binOf.empty() ? -1 : entry.binOf[i];
+    if (region != bin)
       continue;
     const Buffer &b = problem.buffers[i];
     const BufferOrigin *origin =
@@ -98,14 +104,41 @@ void writeBuffers(llvm::raw_ostream &os, const PlannedEntry &entry,
     double width = std::max(axes.x(b.end) - x, 0.6);
     double height = std::max(axes.y(offset) - y, 0.6);
     std::string title = llvm::formatv(
-        "{0} = {1}\n{2} bytes at offset {3}\nlive [{4}, {5})\n{6}",
+        "{0} = {1}\n{2} bytes at offset {3}{7}\nlive [{4}, {5})\n{6}",
         origin ? origin->value : b.id, op, b.size, offset, b.start, b.end,
-        origin ? origin->location : "");
+        origin ? origin->location : "",
+        bin < 0 ? std::string()
+                : " of output " + std::to_string(entry.outputBins[bin].output));
     os << llvm::formatv("<rect class=\"buf\" x=\"{0:F2}\" y=\"{1:F2}\" "
                         "width=\"{2:F2}\" height=\"{3:F2}\" fill=\"{4}\">"
                         "<title>{5}</title></rect>\n",
                         x, y, width, height, colourFor(op), escapeXml(title));
   }
+}
+
+/// Output bin `bin`'s band: its bytes bottom to top, the borrowed buffers,
+/// and the op that writes the output's own value (nothing borrowed after).
+void writeOutputBand(llvm::raw_ostream &os, const PlannedEntry &entry,
+                     int64_t timeSpan, size_t bin, double top) {
+  const OutputBin &output = entry.outputBins[bin];
+  Axes band(timeSpan, output.capacity, top, bandHeight);
+  os << llvm::formatv("<rect class=\"frame\" x=\"{0}\" y=\"{1}\" "
+                      "width=\"{2}\" height=\"{3}\"/>\n",
+                      plotLeft, top, plotWidth, bandHeight);
+  os << llvm::formatv("<text class=\"axis\" x=\"{0}\" y=\"{1:F1}\">"
+                      "output {2} ({3}), borrowed until op {4}</text>\n",
+                      plotLeft, top - 6, output.output,
+                      humanBytes(output.capacity), output.availableUntil);
+  for (int64_t address : {int64_t(0), output.capacity})
+    os << llvm::formatv("<text class=\"tick\" x=\"{0:F1}\" y=\"{1:F1}\" "
+                        "text-anchor=\"end\">{2}</text>\n",
+                        plotLeft - 6, band.y(address) + 4,
+                        humanBytes(address));
+  writeBuffers(os, entry, band, int64_t(bin));
+  double writtenX = band.x(output.availableUntil);
+  os << llvm::formatv("<line class=\"written\" x1=\"{0:F1}\" y1=\"{1:F1}\" "
+                      "x2=\"{0:F1}\" y2=\"{2:F1}\"/>\n",
+                      writtenX, top, top + bandHeight);
 }
 
 void writeLegend(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -140,9 +173,15 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
   int64_t timeSpan = 0;
   for (const Buffer &b : problem.buffers)
     timeSpan = std::max(timeSpan, b.end);
+  for (const OutputBin &bin : entry.outputBins)
+    timeSpan = std::max(timeSpan, bin.availableUntil);
   Axes axes(timeSpan, std::max(entry.plan.heap, entry.plan.lowerBound) * 21 /
                           20);
   Peak peak = findPeak(problem, &entry.binOf);
+  double bandsTop = plotTop + plotHeight + 56 + bandGap;
+  double totalHeight =
+      plotTop + plotHeight + 56 +
+      double(entry.outputBins.size()) * (bandHeight + bandGap);
 
   std::string svg;
   llvm::raw_string_ostream os(svg);
@@ -157,7 +196,8 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
         "text{font:12px sans-serif;fill:#222}.tick{font-size:11px}"
         ".title{font-size:15px;font-weight:bold}"
         ".heap-total-label{fill:#c00}.lower-bound-label{fill:#06c}"
-        ".peak-label{fill:#b60}</style>\n";
+        ".peak-label{fill:#b60}.written{stroke:#c00;stroke-width:1.5}"
+        "</style>\n";
   os << llvm::formatv(
       "<text class=\"title\" x=\"{0}\" y=\"24\">@{1} at S={2}: heap {3} "
       "({4} bytes), lower bound {5}, {6} buffers, {7}</text>\n",
@@ -180,6 +220,9 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
                       "text-anchor=\"middle\">peak at op {4}</text>\n",
                       peakX, plotTop, plotTop + plotHeight, plotTop - 6,
                       peak.time);
+  for (size_t bin = 0; bin < entry.outputBins.size(); ++bin)
+    writeOutputBand(os, entry, timeSpan, bin,
+                    bandsTop + double(bin) * (bandHeight + bandGap));
   writeLegend(os, entry);
   os << "</svg>\n";
   return svg;
