@@ -109,17 +109,24 @@ TEST_CASE("another format version is named, not called corrupt", "[manifest]") {
   Manifest m = makeManifest();
   m.formatVersion = kManifestFormatVersion + 1;
   CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "v.manifest")),
-             Catch::Contains("v.manifest: manifest format version 2 is not "
-                             "supported"));
+             Catch::Contains("v.manifest: manifest format version " +
+                             std::to_string(kManifestFormatVersion + 1) +
+                             " is not supported"));
   CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "v.json")),
-             Catch::Contains("v.json: manifest format version 2 is not "
-                             "supported"));
+             Catch::Contains("v.json: manifest format version " +
+                             std::to_string(kManifestFormatVersion + 1) +
+                             " is not supported"));
+  // The version before regions is refused the same way.
+  m.formatVersion = 1;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "v1.manifest")),
+             Catch::Contains("v1.manifest: manifest format version 1 is not "
+                             "supported (this coreai-plan reads version 2)"));
 }
 
 TEST_CASE("other files and inconsistent manifests are rejected", "[manifest]") {
   CHECK_THAT(errorOf(readManifest("module {}\n", "g.mlir")),
              Catch::Contains("no 'CAPM' file identifier"));
-  CHECK_THAT(errorOf(readManifest("{\"format_version\": 1}", "x.json")),
+  CHECK_THAT(errorOf(readManifest("{\"format_version\": 2}", "x.json")),
              Catch::Contains("x.json: invalid manifest"));
   Manifest m = makeManifest();
   m.bundleHeap -= 1;
@@ -170,4 +177,79 @@ TEST_CASE("mutated manifests are rejected or read consistently",
   }
   // Flips in offsets and sizes stay valid manifests: some must be read.
   CHECK(accepted > 0);
+}
+
+namespace {
+
+/// makeManifest() with prefill's b0 and b2 borrowed in output 1 (256
+/// bytes per scale unit, written at op 3) and a chain placed in output 0.
+Manifest makeBorrowedManifest() {
+  Manifest m = makeManifest();
+  PlannedEntry &e = m.entries[1].planned;
+  e.outputBins = {{1, 100 * 32, 2}, {3, 64 * 32, 4}};
+  e.binOf = {0, -1, 1};
+  e.plan.offsets = {0, 0, 0};
+  e.plan.heap = e.problem.buffers[1].size;
+  PlannedEntry::Placed chain;
+  chain.origin = {"%9", "torch.aten.mul", "m.mlir:9:5", 0};
+  chain.size = 4096;
+  chain.index = 0;
+  PlannedEntry::Placed state = chain;
+  state.origin.value = "%10";
+  state.inState = true;
+  state.index = 7;
+  e.placed = {chain, state};
+  m.bundleHeap = bundleHeapOf(m.entries);
+  return m;
+}
+
+} // namespace
+
+TEST_CASE("regions round-trip through both encodings", "[manifest][borrow]") {
+  Manifest m = makeBorrowedManifest();
+  for (bool binary : {true, false}) {
+    llvm::Expected<Manifest> read =
+        binary ? readManifestBinary(writeManifestBinary(m), "r.manifest")
+               : readManifestJson(writeManifestJson(m), "r.json");
+    REQUIRE(bool(read));
+    const PlannedEntry &e = read->entries[1].planned;
+    CHECK(e.binOf == m.entries[1].planned.binOf);
+    CHECK(e.borrowedOutput(0) == 1);
+    CHECK(e.borrowedOutput(1) == -1);
+    CHECK(e.borrowedOutput(2) == 3);
+    REQUIRE(e.outputBins.size() == 2);
+    CHECK(e.outputBins[1].availableUntil == 4);
+    REQUIRE(e.placed.size() == 2);
+    CHECK(e.placed[0].origin.value == "%9");
+    CHECK_FALSE(e.placed[0].inState);
+    CHECK(e.placed[1].inState);
+    CHECK(e.placed[1].index == 7);
+    CHECK(read->entries[0].planned.binOf.empty());
+    CHECK(writeManifestJson(*read) == writeManifestJson(m));
+  }
+}
+
+TEST_CASE("a borrowed plan that is unsound or names no borrowed output is "
+          "rejected", "[manifest][borrow]") {
+  Manifest m = makeBorrowedManifest();
+  // b2 [2, 4) in output 1, which is written at op 2.
+  m.entries[1].planned.binOf = {0, -1, 0};
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "late")),
+             Catch::Contains("whose own value is written at 2"));
+  m = makeBorrowedManifest();
+  // Two buffers live together at the same offset of one output.
+  m.entries[1].planned.outputBins[0].availableUntil = 4;
+  m.entries[1].planned.binOf = {0, -1, 0};
+  m.entries[1].planned.problem.buffers[2].start = 1;
+  CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "overlap")),
+             Catch::Contains("overlaps"));
+  // A buffer in an output that is not lent: the JSON says output 5.
+  m = makeBorrowedManifest();
+  std::string json = writeManifestJson(m);
+  std::string lent = "\"region_index\": 3";
+  size_t at = json.find(lent);
+  REQUIRE(at != std::string::npos);
+  json.replace(at, lent.size(), "\"region_index\": 5");
+  CHECK_THAT(errorOf(readManifestJson(json, "unlent")),
+             Catch::Contains("is in output 5, which is not borrowed"));
 }

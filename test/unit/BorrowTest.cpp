@@ -1,0 +1,145 @@
+//===- BorrowTest.cpp - Packing into the heap and the outputs' storage ----===//
+#include "coreai-plan/Borrow.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace coreai;
+
+namespace {
+
+BufferProblem problemOf(std::vector<Buffer> buffers) {
+  BufferProblem problem;
+  problem.buffers = std::move(buffers);
+  return problem;
+}
+
+/// The smallest heap over every choice of buffers to borrow (each subset
+/// for each bin, packed by the exact search within the bin's capacity):
+/// the optimum the borrowing solver and bound are checked against.
+int64_t bruteForceHeap(const BufferProblem &problem,
+                       const std::vector<OutputBin> &bins) {
+  size_t n = problem.buffers.size();
+  size_t choices = 1;
+  for (size_t i = 0; i < n; ++i)
+    choices *= bins.size() + 1;
+  SolveOptions exact;
+  exact.timeLimitMs = 10000;
+  int64_t best = -1;
+  for (size_t code = 0; code < choices; ++code) {
+    std::vector<BufferProblem> regions(bins.size() + 1);
+    bool allowed = true;
+    size_t rest = code;
+    for (size_t i = 0; i < n; ++i) {
+      size_t region = rest % (bins.size() + 1);
+      rest /= bins.size() + 1;
+      if (region > 0 && !fitsBin(problem.buffers[i], bins[region - 1]))
+        allowed = false;
+      regions[region].buffers.push_back(problem.buffers[i]);
+    }
+    if (!allowed)
+      continue;
+    for (size_t k = 0; k < bins.size() && allowed; ++k) {
+      regions[k + 1].capacity = bins[k].capacity;
+      SolveResult packed = solve(regions[k + 1], exact);
+      allowed = packed.plan.has_value();
+      if (!allowed)
+        REQUIRE(packed.infeasibleProven);
+    }
+    if (!allowed)
+      continue;
+    SolveResult heap = solve(regions[0], exact);
+    REQUIRE(heap.plan);
+    REQUIRE(heap.plan->optimal);
+    if (best < 0 || heap.plan->heap < best)
+      best = heap.plan->heap;
+  }
+  return best;
+}
+
+} // namespace
+
+TEST_CASE("a buffer read by the op that writes the output is not borrowed",
+          "[borrow]") {
+  // mm -> div -> tanh, then the output's op reads tanh at op 3.
+  BufferProblem problem = problemOf({{"mm", 0, 2, 512, 64},
+                                     {"div", 1, 3, 512, 64},
+                                     {"tanh", 2, 4, 512, 64}});
+  std::vector<OutputBin> bins = {{0, 512, 3}};
+  CHECK(fitsBin(problem.buffers[1], bins[0]));
+  CHECK_FALSE(fitsBin(problem.buffers[2], bins[0]));
+  BorrowResult result = solveWithBorrowing(problem, bins, {});
+  REQUIRE(result.plan);
+  // Borrowing div (not mm) keeps mm and tanh apart in the heap.
+  CHECK(result.binOf == BinAssignment{-1, 0, -1});
+  CHECK(result.plan->heap == 512);
+  CHECK(result.plan->lowerBound == 512);
+  CHECK(result.plan->optimal);
+}
+
+TEST_CASE("the verifier refuses a buffer that outlives its output's bin",
+          "[borrow]") {
+  BufferProblem problem =
+      problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 3, 64, 64}});
+  std::vector<OutputBin> bins = {{4, 128, 2}};
+  Plan plan;
+  plan.offsets = {0, 0};
+  plan.heap = 64;
+  CHECK_FALSE(verifyBorrowedPlan(problem, bins, {0, -1}, plan));
+  auto late = verifyBorrowedPlan(problem, bins, {-1, 0}, plan);
+  REQUIRE(late);
+  CHECK_THAT(*late, Catch::Contains("is in output 4, whose own value is "
+                                    "written at 2"));
+  auto overlap = verifyBorrowedPlan(
+      problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
+      plan);
+  REQUIRE(overlap);
+  CHECK_THAT(*overlap, Catch::Contains("output 4"));
+  CHECK_THAT(*overlap, Catch::Contains("overlaps"));
+  plan.offsets = {64, 0};
+  CHECK_FALSE(verifyBorrowedPlan(
+      problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
+      plan));
+  plan.offsets = {96, 0}; // inside, but not a multiple of 64
+  CHECK(verifyBorrowedPlan(
+      problemOf({{"a", 0, 2, 32, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
+      plan));
+}
+
+TEST_CASE("borrowing bound and plans against brute force", "[borrow][property]") {
+  std::mt19937 rng(14);
+  int proven = 0;
+  for (int round = 0; round < 150; ++round) {
+    size_t n = 2 + rng() % 4;
+    std::vector<Buffer> buffers;
+    for (size_t i = 0; i < n; ++i) {
+      int64_t start = rng() % 6;
+      buffers.push_back({"b" + std::to_string(i), start,
+                         start + 1 + int64_t(rng() % 4),
+                         int64_t(16 + rng() % 4 * 16), 16});
+    }
+    BufferProblem problem = problemOf(buffers);
+    std::vector<OutputBin> bins;
+    for (size_t k = 0, count = 1 + rng() % 2; k < count; ++k)
+      bins.push_back({int64_t(k), int64_t(16 + rng() % 6 * 16),
+                      int64_t(1 + rng() % 8)});
+    INFO("round " << round);
+    BorrowResult result = solveWithBorrowing(problem, bins, {});
+    REQUIRE(result.plan);
+    REQUIRE_FALSE(
+        verifyBorrowedPlan(problem, bins, result.binOf, *result.plan));
+    int64_t optimum = bruteForceHeap(problem, bins);
+    int64_t bound = borrowingLowerBound(problem, bins);
+    CHECK(bound <= optimum);
+    CHECK(result.plan->lowerBound <= optimum);
+    CHECK(result.plan->heap >= optimum);
+    CHECK(bound <= lowerBound(problem));
+    if (result.plan->optimal) {
+      ++proven;
+      CHECK(result.plan->heap == optimum);
+    }
+  }
+  // The proof is not vacuous on these sizes.
+  CHECK(proven > 50);
+}
