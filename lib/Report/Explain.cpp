@@ -51,6 +51,21 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
                       entry.problem.buffers.size());
   os << llvm::formatv("  fragmentation: {0} bytes ({1:F2}% of the heap)\n",
                       loss, plan.heap ? 100.0 * double(loss) / plan.heap : 0.0);
+  for (size_t k = 0; k < entry.outputBins.size(); ++k) {
+    int64_t count = 0, bytes = 0;
+    for (size_t b = 0; b < entry.binOf.size(); ++b)
+      if (entry.binOf[b] == int32_t(k)) {
+        ++count;
+        bytes += entry.problem.buffers[b].size;
+      }
+    const OutputBin &bin = entry.outputBins[k];
+    if (count == 0)
+      continue; // an output lent but too small or too early to use
+    os << llvm::formatv("  borrowed: {0} buffers ({1} bytes over time) in "
+                        "output {2} ({3} bytes) before op {4} writes it\n",
+                        count, bytes, bin.output, bin.capacity,
+                        bin.availableUntil);
+  }
   Peak peak = findPeak(entry.problem, &entry.binOf);
   const BufferOrigin *peakOp = opAtPeak(entry, peak);
   os << llvm::formatv("  peak at op {0}", peak.time);

@@ -10,6 +10,7 @@
 #include "Format.h"
 #include "coreai-plan/Report.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -178,10 +179,16 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
   Axes axes(timeSpan, std::max(entry.plan.heap, entry.plan.lowerBound) * 21 /
                           20);
   Peak peak = findPeak(problem, &entry.binOf);
+  // A band for each output that holds borrowed bytes (of the outputs lent
+  // to the plan, those too small or written too early hold none).
+  std::vector<size_t> usedBins;
+  for (size_t bin = 0; bin < entry.outputBins.size(); ++bin)
+    if (llvm::is_contained(entry.binOf, int32_t(bin)))
+      usedBins.push_back(bin);
   double bandsTop = plotTop + plotHeight + 56 + bandGap;
-  double totalHeight =
-      plotTop + plotHeight + 56 +
-      double(entry.outputBins.size()) * (bandHeight + bandGap);
+  double totalHeight = plotTop + plotHeight + 56 +
+                       double(usedBins.size()) * (bandHeight + bandGap) +
+                       (usedBins.empty() ? 0 : 16);
 
   std::string svg;
   llvm::raw_string_ostream os(svg);
@@ -220,9 +227,9 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
                       "text-anchor=\"middle\">peak at op {4}</text>\n",
                       peakX, plotTop, plotTop + plotHeight, plotTop - 6,
                       peak.time);
-  for (size_t bin = 0; bin < entry.outputBins.size(); ++bin)
-    writeOutputBand(os, entry, timeSpan, bin,
-                    bandsTop + double(bin) * (bandHeight + bandGap));
+  for (size_t i = 0; i < usedBins.size(); ++i)
+    writeOutputBand(os, entry, timeSpan, usedBins[i],
+                    bandsTop + double(i) * (bandHeight + bandGap));
   writeLegend(os, entry);
   os << "</svg>\n";
   return svg;

@@ -144,16 +144,27 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
   const PlannedEntry &e = entry.planned;
   os << llvm::formatv("\n@{0} S={1} ({2}): {3} buffers\n", e.entry, e.chunk,
                       entry.plannedFunction, e.problem.buffers.size());
-  TextTable table({"id", "value", "op", "offset", "size", "start", "end",
-                   "views", "location"},
-                  {false, false, false, true, true, true, true, true, false});
+  TextTable table({"id", "value", "op", "region", "offset", "size", "start",
+                   "end", "views", "location"},
+                  {false, false, false, false, true, true, true, true, true,
+                   false});
   for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
     const Buffer &b = e.problem.buffers[i];
     const BufferOrigin &o = e.origins[i];
-    table.add({b.id, o.value, o.op, std::to_string(e.plan.offsets[i]),
-               std::to_string(b.size), std::to_string(b.start),
-               std::to_string(b.end), std::to_string(o.viewCount), o.location});
+    int64_t output = e.borrowedOutput(i);
+    table.add({b.id, o.value, o.op,
+               output < 0 ? "heap" : "output " + std::to_string(output),
+               std::to_string(e.plan.offsets[i]), std::to_string(b.size),
+               std::to_string(b.start), std::to_string(b.end),
+               std::to_string(o.viewCount), o.location});
   }
+  // What the runtime binds without a heap offset: chains built in their
+  // output and state updates written into their state, at offset 0.
+  for (const PlannedEntry::Placed &p : e.placed)
+    table.add({"-", p.origin.value, p.origin.op,
+               (p.inState ? "state " : "output ") + std::to_string(p.index),
+               "0", std::to_string(p.size), "-", "-",
+               std::to_string(p.origin.viewCount), p.origin.location});
   table.print(os);
 }
 } // namespace
