@@ -56,6 +56,9 @@ struct Group {
   int64_t stateArgument = -1;
   /// The first op after the root's own that uses the group (-1: none yet).
   int64_t firstUse = -1;
+  /// The root is a fresh allocation of the function (not a global, an
+  /// alloca or another memref it does not own).
+  bool allocated = false;
 };
 
 struct ValueInfo {
@@ -199,6 +202,7 @@ LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
       if (failed(size))
         return failure();
       value.group = newGroup(time, Storage::Heap, *size);
+      groups[value.group].allocated = true;
       break;
     }
     case ResultKind::Constant:
@@ -386,7 +390,8 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time) {
 }
 
 /// The outputs whose storage holds a returned value the function writes
-/// there itself (not an argument, a constant or a copy): before that value's
+/// there itself (a fresh result, not an argument, a constant, a global or
+/// a copy): before that value's
 /// first write (the start of its group, chain included) nothing the caller
 /// will read is in those bytes.
 std::vector<OutputBin>
@@ -399,8 +404,10 @@ LivenessBuilder::outputBins(Operation *terminator) const {
     unsigned root = find(value->group);
     const Group &group = groups[root];
     unsigned position = returned.getOperandNumber();
-    if (group.storage != Storage::Outside || group.argument >= 0 ||
-        group.stateArgument >= 0 || group.outputShared ||
+    // Only storage the function itself fills: a returned global or alloca
+    // may be what the runtime binds the output to.
+    if (group.storage != Storage::Outside || !group.allocated ||
+        group.argument >= 0 || group.stateArgument >= 0 || group.outputShared ||
         group.output != int64_t(position) || group.size == 0)
       continue;
     std::optional<int64_t> bytes = bytesOf(returned.get().getType());

@@ -45,15 +45,17 @@ bool validRegion(coreai::fb::Region region) {
          region == coreai::fb::Region::State;
 }
 
-/// What the schema cannot say: regions are known values, offsets and sizes
-/// are not negative.
+/// What the schema cannot say: regions are known values (and placed
+/// values are outside the heap), offsets and sizes are not negative.
 bool checkBuffers(const flatbuffers::Vector<
-                  flatbuffers::Offset<coreai::fb::Buffer>> *buffers) {
+                      flatbuffers::Offset<coreai::fb::Buffer>> *buffers,
+                  bool placed) {
   if (!buffers)
     return true;
   for (const coreai::fb::Buffer *b : *buffers)
     if (!validRegion(b->region()) || b->offset() < 0 || b->size() < 0 ||
-        b->region_index() < 0)
+        b->region_index() < 0 ||
+        (placed && b->region() == coreai::fb::Region::Heap))
       return false;
   return true;
 }
@@ -109,7 +111,8 @@ capm_status capm_open_bytes(const void *data, size_t size, const char *source,
     m->root = coreai::fb::GetSizePrefixedManifest(bytes);
     if (const auto *entries = m->root->entries())
       for (const coreai::fb::Entry *entry : *entries)
-        if (!checkBuffers(entry->buffers()) || !checkBuffers(entry->placed()))
+        if (!checkBuffers(entry->buffers(), false) ||
+            !checkBuffers(entry->placed(), true))
           status = corrupt("a buffer with an unknown region or a negative "
                            "offset or size");
   }

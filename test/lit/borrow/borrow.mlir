@@ -105,3 +105,33 @@ func.func @aligned(%a: tensor<10xf32>) -> tensor<64xf32> {
   %4 = "test.widen"(%3) : (tensor<16xf32>) -> tensor<64xf32>
   return %4 : tensor<64xf32>
 }
+
+// Only storage the function fills itself is lent: a returned global may be
+// what the runtime binds the output to, so nothing is borrowed there, while
+// a returned allocation written after the scratch died is a bin.
+memref.global "private" constant @table : memref<64xf32> = dense<1.0>
+// CHECK-LABEL: func.func @returns_global
+// CHECK-NOT: borrowed_bytes
+// CHECK-SAME: heap = 64 : i64
+// CHECK-NOT: coreai.borrow
+// CHECK: return
+func.func @returns_global(%a: memref<16xf32>) -> memref<64xf32> {
+  %0 = memref.alloc() : memref<16xf32>
+  "test.write"(%a, %0) : (memref<16xf32>, memref<16xf32>) -> ()
+  "test.read"(%0) : (memref<16xf32>) -> ()
+  %1 = memref.get_global @table : memref<64xf32>
+  return %1 : memref<64xf32>
+}
+// CHECK-LABEL: func.func @returns_allocation
+// CHECK-SAME: borrowed_bytes = 64 : i64
+// CHECK-SAME: heap = 0 : i64
+// CHECK: memref.alloc(){{.*}}coreai.borrow = array<i64: 0>
+// CHECK: return
+func.func @returns_allocation(%a: memref<16xf32>) -> memref<64xf32> {
+  %0 = memref.alloc() : memref<16xf32>
+  "test.write"(%a, %0) : (memref<16xf32>, memref<16xf32>) -> ()
+  "test.read"(%0) : (memref<16xf32>) -> ()
+  %1 = memref.alloc() : memref<64xf32>
+  "test.write"(%a, %1) : (memref<16xf32>, memref<64xf32>) -> ()
+  return %1 : memref<64xf32>
+}
