@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 namespace coreai {
@@ -61,17 +62,30 @@ int64_t borrowingLowerBound(const BufferProblem &problem,
 
 namespace {
 
+/// The buffers placed in one bin, by start time; a buffer overlapping
+/// [start, end) starts after start - longest, so only those are visited.
+struct BinContents {
+  std::multimap<int64_t, size_t> byStart;
+  int64_t longest = 0;
+
+  void add(const Buffer &buffer, size_t index) {
+    byStart.emplace(buffer.start, index);
+    longest = std::max(longest, buffer.end - buffer.start);
+  }
+};
+
 /// The lowest offset (a multiple of the buffer's alignment) where `buffer`
 /// fits in a bin beside the buffers already placed there that overlap it
 /// in time, or -1.
 int64_t lowestOffset(const BufferProblem &problem, const Buffer &buffer,
-                     const OutputBin &bin, const std::vector<size_t> &placed,
+                     const OutputBin &bin, const BinContents &placed,
                      const std::vector<int64_t> &offsets) {
   std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end)
-  for (size_t other : placed) {
-    const Buffer &o = problem.buffers[other];
+  for (auto it = placed.byStart.upper_bound(buffer.start - placed.longest);
+       it != placed.byStart.end() && it->first < buffer.end; ++it) {
+    const Buffer &o = problem.buffers[it->second];
     if (o.overlapsInTime(buffer) && o.size > 0)
-      taken.push_back({offsets[other], offsets[other] + o.size});
+      taken.push_back({offsets[it->second], offsets[it->second] + o.size});
   }
   std::sort(taken.begin(), taken.end());
   int64_t candidate = 0;
@@ -94,7 +108,7 @@ bool fillBins(const BufferProblem &problem, const std::vector<OutputBin> &bins,
               const std::vector<size_t> &binOrder,
               const std::vector<size_t> &order, BinAssignment &binOf,
               std::vector<int64_t> &offsets) {
-  std::vector<std::vector<size_t>> placed(bins.size());
+  std::vector<BinContents> placed(bins.size());
   bool borrowedAll = true;
   for (size_t i : order) {
     const Buffer &buffer = problem.buffers[i];
@@ -108,7 +122,7 @@ bool fillBins(const BufferProblem &problem, const std::vector<OutputBin> &bins,
         continue;
       offsets[i] = offset;
       binOf[i] = int32_t(k);
-      placed[k].push_back(i);
+      placed[k].add(buffer, i);
       done = true;
       break;
     }
