@@ -479,8 +479,11 @@ FunctionBuffers LivenessBuilder::buildProblem() {
       continue;
     if (group.stateArgument >= 0)
       out.external.push_back({value, true, unsigned(group.stateArgument)});
-    else if (options.outputPlacement && group.output >= 0 &&
-             !group.outputShared)
+    else if ((options.outputPlacement ||
+              (options.borrowOutputs && group.allocated)) &&
+             group.output >= 0 && !group.outputShared)
+      // With borrowing, the value written into an output's storage is
+      // named as such, so the replay writes it over what was borrowed.
       out.external.push_back({value, false, unsigned(group.output)});
   }
   return out;

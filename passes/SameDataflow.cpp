@@ -33,7 +33,7 @@ namespace {
 bool isPlanAnnotation(StringRef name) {
   return name == "coreai.offsets" || name == "coreai.sizes" ||
          name == "coreai.in_place" || name == "coreai.output" ||
-         name == "coreai.state";
+         name == "coreai.state" || name == "coreai.borrow";
 }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {
