@@ -378,6 +378,27 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   return entry;
 }
 
+FailureOr<PlannedEntry> applyPlan(func::FuncOp func, FunctionBuffers buffers,
+                                  Plan plan,
+                                  const FunctionPlanOptions &options) {
+  clearAnnotations(func);
+  annotateOps(buffers, plan);
+  PlannedEntry entry;
+  entry.entry = func.getSymName().str();
+  entry.chunk = options.chunk;
+  entry.alignment = options.liveness.alignment;
+  entry.problem = std::move(buffers.problem);
+  entry.origins = std::move(buffers.origins);
+  entry.plan = std::move(plan);
+  annotateFunction(func, entry, /*inPlace=*/false, std::nullopt);
+  if (mlir::failed(verifyReplay(func))) {
+    func.emitError("internal error: the plan of @")
+        << func.getSymName() << " is unsound (replay above)";
+    return mlir::failure();
+  }
+  return entry;
+}
+
 int64_t sequenceLengthOf(mlir::func::FuncOp func) {
   if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>("coreai.seq_len"))
     return seqLen.getInt();

@@ -11,12 +11,14 @@
 #define COREAI_PLAN_MANIFEST_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Parametric.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,17 @@ struct ManifestEntry {
   std::string plannedFile;
 };
 
+/// One entry point planned once for every S in a range: the parametric
+/// plan, whose buffers are those of the entry's planned instances (same
+/// ids, in the same order).
+struct ManifestParametric {
+  std::string entry;  ///< function symbol name, without '@'
+  uint32_t input = 0; ///< index into Manifest::inputs
+  std::string symbol; ///< the shape symbol bound to S (`s58`)
+  int64_t alignment = 1;
+  ParametricPlan plan;
+};
+
 struct Manifest {
   uint32_t formatVersion = kManifestFormatVersion;
   std::string toolVersion;
@@ -54,7 +67,24 @@ struct Manifest {
   std::vector<ManifestInput> inputs;
   int64_t bundleHeap = 0; ///< max over entries of their heap
   std::vector<ManifestEntry> entries;
+  /// Entry points planned for a whole range of S (optional).
+  std::vector<ManifestParametric> parametric;
 };
+
+/// The bundle heap: the largest heap of any entry, and of any parametric
+/// plan at any S of its range.
+int64_t bundleHeapOf(const Manifest &manifest);
+
+/// Max of the heap over the range of S.
+int64_t maxHeapOf(const ParametricPlan &plan);
+
+/// The parametric plan of `entry` instantiated at S as a planned entry
+/// (origins from an entry of the manifest at another S, when it has one);
+/// nullopt when the manifest has none for `entry` or S is outside its
+/// range.
+std::optional<PlannedEntry> instantiate(const Manifest &manifest,
+                                        const ManifestParametric &parametric,
+                                        int64_t s);
 
 /// The heap every entry of a bundle fits into: the largest entry heap.
 int64_t bundleHeapOf(const std::vector<ManifestEntry> &entries);

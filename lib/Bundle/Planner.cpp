@@ -1,6 +1,8 @@
 //===- Planner.cpp - Planning a bundle: entries x S -> manifest -----------===//
 #include "coreai-plan/Bundle/Planner.h"
 
+#include "ParametricFunction.h"
+
 #include "coreai-plan/Import/ExportArchive.h"
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Verify.h"
@@ -204,15 +206,21 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
   for (mlir::func::FuncOp func : entries) {
     if (!hasDynamicShapes(func)) {
       int64_t chunk = sequenceLengthOf(func);
-      if (request.chunksGiven && chunk != 0 &&
-          !llvm::is_contained(request.chunks, chunk))
+      bool listed = request.parametric
+                        ? chunk >= request.chunks.front() &&
+                              chunk <= request.chunks.back()
+                        : llvm::is_contained(request.chunks, chunk);
+      if (request.chunksGiven && chunk != 0 && !listed)
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
             llvm::formatv("@{0} is static with S={1}; cannot plan it at "
                           "S={2} (from --chunks)",
                           func.getSymName(), chunk, joinChunks(request.chunks))
                 .str());
-      jobs.push_back({func, chunk, false, {}, ""});
+      PlanJob job;
+      job.source = func;
+      job.chunk = chunk;
+      jobs.push_back(std::move(job));
       continue;
     }
     llvm::Expected<std::string> symbol = chunkSymbolOf(func, bindings);
@@ -228,18 +236,54 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
     for (const auto &[name, value] : bindings.fixed)
       if (llvm::Error error = checkRange(func, name, value, *ranges))
         return error;
+    if (request.parametric) {
+      PlanJob job;
+      job.source = func;
+      job.chunk = request.chunks.back();
+      job.dynamic = true;
+      job.bindings = bindings.fixed;
+      job.parametric = true;
+      job.lo = request.chunks.front();
+      job.hi = request.chunks.back();
+      job.chunkSymbol = *symbol;
+      for (int64_t end : {job.lo, job.hi})
+        if (llvm::Error error = checkRange(func, *symbol, end, *ranges))
+          return error;
+      for (int64_t s : request.instances)
+        if (s < job.lo || s > job.hi)
+          return llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              llvm::formatv("--instances {0} is outside the range [{1}, {2}]",
+                            s, job.lo, job.hi)
+                  .str());
+      job.instances = request.instances;
+      if (job.instances.empty())
+        job.instances.push_back(job.hi);
+      jobs.push_back(std::move(job));
+      continue;
+    }
     for (int64_t chunk : request.chunks) {
       if (llvm::Error error = checkRange(func, *symbol, chunk, *ranges))
         return error;
       SymbolBindings all = bindings.fixed;
       all[*symbol] = chunk;
-      jobs.push_back({func, chunk, true, std::move(all), ""});
+      PlanJob job;
+      job.source = func;
+      job.chunk = chunk;
+      job.dynamic = true;
+      job.bindings = std::move(all);
+      jobs.push_back(std::move(job));
     }
   }
   std::set<std::string> names;
   for (PlanJob &job : jobs) {
     job.plannedName =
-        llvm::formatv("{0}__s{1}", job.source.getSymName(), job.chunk).str();
+        job.parametric
+            ? llvm::formatv("{0}__s{1}_{2}", job.source.getSymName(), job.lo,
+                            job.hi)
+                  .str()
+            : llvm::formatv("{0}__s{1}", job.source.getSymName(), job.chunk)
+                  .str();
     if (!names.insert(job.plannedName).second)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "two entries would be planned as @" +
@@ -352,8 +396,53 @@ llvm::Expected<std::vector<PlanJob>> Planner::read(size_t index) {
   return jobs;
 }
 
+llvm::Expected<const ManifestEntry *>
+Planner::planParametric(const PlanJob &job) {
+  auto started = std::chrono::steady_clock::now();
+  FunctionPlanOptions options = request.options;
+  if (observer)
+    options.solve.onImprovement = [&](int64_t heap, int64_t bound) {
+      observer->improved(job, heap, bound);
+    };
+  llvm::Expected<ParametricFunction> planned =
+      planParametricFunction(job, options, *current->planned, observer);
+  if (!planned)
+    return planned.takeError();
+  mlir::func::FuncOp source = job.source;
+  // Lowest range first, as a runtime would search them.
+  for (auto piece = planned->pieces.rbegin(); piece != planned->pieces.rend();
+       ++piece) {
+    ManifestParametric parametric;
+    parametric.entry = source.getSymName().str();
+    parametric.input = current->manifestInput;
+    parametric.symbol = planned->symbol;
+    parametric.alignment = options.liveness.alignment;
+    parametric.plan = std::move(*piece);
+    current->plannedHeap =
+        std::max(current->plannedHeap, maxHeapOf(parametric.plan));
+    result.parametric.push_back(std::move(parametric));
+  }
+  for (auto &[entry, function] : planned->instances) {
+    ManifestEntry instance;
+    instance.planned = std::move(entry);
+    instance.plannedFunction = function;
+    instance.input = current->manifestInput;
+    instance.plannedFile = plannedModelName(current->path);
+    ++current->plannedCount;
+    result.entries.push_back(std::move(instance));
+  }
+  if (observer)
+    observer->planned(result.entries.back(),
+                      std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - started)
+                          .count());
+  return &result.entries.back();
+}
+
 llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   assert(current && "plan() before read()");
+  if (job.parametric)
+    return planParametric(job);
   auto started = std::chrono::steady_clock::now();
   mlir::func::FuncOp source = job.source;
   mlir::func::FuncOp clone = source.clone();
@@ -442,7 +531,7 @@ llvm::Error Planner::finish() {
     return inputError("no public func.func to plan in the input");
   if (llvm::Error error = checkUnique(result))
     return error;
-  result.bundleHeap = bundleHeapOf(result.entries);
+  result.bundleHeap = bundleHeapOf(result);
   return llvm::Error::success();
 }
 

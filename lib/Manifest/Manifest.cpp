@@ -17,6 +17,44 @@ int64_t bundleHeapOf(const std::vector<ManifestEntry> &entries) {
   return heap;
 }
 
+int64_t maxHeapOf(const ParametricPlan &plan) {
+  int64_t heap = 0;
+  for (int64_t s = plan.lo; s <= plan.hi; ++s)
+    heap = std::max(heap, plan.heapAt(s));
+  return heap;
+}
+
+int64_t bundleHeapOf(const Manifest &manifest) {
+  int64_t heap = bundleHeapOf(manifest.entries);
+  for (const ManifestParametric &p : manifest.parametric)
+    heap = std::max(heap, maxHeapOf(p.plan));
+  return heap;
+}
+
+std::optional<PlannedEntry> instantiate(const Manifest &manifest,
+                                        const ManifestParametric &parametric,
+                                        int64_t s) {
+  if (!parametric.plan.contains(s))
+    return std::nullopt;
+  PlannedEntry entry;
+  entry.entry = parametric.entry;
+  entry.chunk = s;
+  entry.alignment = parametric.alignment;
+  entry.problem = parametric.plan.problemAt(s);
+  entry.plan.offsets = parametric.plan.offsetsAt(s);
+  entry.plan.heap = parametric.plan.heapAt(s);
+  entry.plan.lowerBound = lowerBound(entry.problem);
+  entry.plan.algorithm = "parametric";
+  entry.origins.assign(entry.problem.buffers.size(), BufferOrigin());
+  for (const ManifestEntry &other : manifest.entries)
+    if (other.planned.entry == parametric.entry &&
+        other.planned.problem.buffers.size() == entry.problem.buffers.size()) {
+      entry.origins = other.planned.origins;
+      break;
+    }
+  return entry;
+}
+
 std::string sha256Hex(llvm::StringRef bytes) {
   auto digest = llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
   return llvm::toHex(digest, /*LowerCase=*/true);
@@ -180,7 +218,24 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
                                    entry.input, manifest.inputs.size())
                          .str());
   }
-  int64_t expected = bundleHeapOf(manifest.entries);
+  for (const ManifestParametric &p : manifest.parametric) {
+    std::string where = "parametric plan of '" + p.entry + "'";
+    if (p.entry.empty() || !llvm::json::isUTF8(p.entry) ||
+        !llvm::json::isUTF8(p.symbol) ||
+        llvm::any_of(p.plan.buffers, [](const ParametricBuffer &b) {
+          return !llvm::json::isUTF8(b.id);
+        }))
+      return invalid(source, "a parametric plan has no name or a string "
+                             "that is not valid UTF-8");
+    if (p.input >= manifest.inputs.size() || !isPowerOfTwo(p.alignment) ||
+        !inRange(p.alignment) || !inRange(p.plan.lo) || p.plan.lo < 1)
+      return invalid(source, where + ": input, alignment or range out of "
+                                     "range");
+    // A reader trusts no offset it did not check: every S of the range.
+    if (auto violation = verifyParametricPlan(p.plan))
+      return invalid(source, where + ": " + *violation);
+  }
+  int64_t expected = bundleHeapOf(manifest);
   if (manifest.bundleHeap != expected)
     return invalid(source, llvm::formatv("bundle heap {0} is not the largest "
                                          "entry heap {1}",

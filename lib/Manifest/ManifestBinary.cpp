@@ -42,6 +42,25 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
       &borrowed, &placed);
 }
 
+flatbuffers::Offset<fb::Parametric>
+writeParametric(flatbuffers::FlatBufferBuilder &fbb,
+                const ManifestParametric &p) {
+  std::vector<flatbuffers::Offset<fb::ParametricBuffer>> buffers;
+  for (const ParametricBuffer &b : p.plan.buffers)
+    buffers.push_back(fb::CreateParametricBufferDirect(
+        fbb, b.id.c_str(), b.start, b.end, b.alignment, &b.size.coefficients,
+        &b.below));
+  return fb::CreateParametricDirect(fbb, p.entry.c_str(), p.input,
+                                    p.symbol.c_str(), p.alignment, p.plan.lo,
+                                    p.plan.hi, &p.plan.order,
+                                    &p.plan.heapTerms, &buffers);
+}
+
+template <typename T>
+std::vector<T> vec(const flatbuffers::Vector<T> *v) {
+  return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
+}
+
 std::string str(const flatbuffers::String *s) {
   return s ? s->str() : std::string();
 }
@@ -100,6 +119,24 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
   return entry;
 }
 
+ManifestParametric readParametric(const fb::Parametric &in) {
+  ManifestParametric p;
+  p.entry = str(in.entry());
+  p.input = in.input();
+  p.symbol = str(in.symbol());
+  p.alignment = in.alignment();
+  p.plan.lo = in.lo();
+  p.plan.hi = in.hi();
+  p.plan.order = vec(in.order());
+  p.plan.heapTerms = vec(in.heap_terms());
+  if (const auto *buffers = in.buffers())
+    for (const fb::ParametricBuffer *b : *buffers)
+      p.plan.buffers.push_back({str(b->id()), b->start(), b->end(),
+                                b->alignment(), SizeExpr{vec(b->size())},
+                                vec(b->below())});
+  return p;
+}
+
 } // namespace
 
 std::string writeManifestBinary(const Manifest &manifest) {
@@ -114,9 +151,13 @@ std::string writeManifestBinary(const Manifest &manifest) {
   for (const ManifestInput &input : manifest.inputs)
     inputs.push_back(
         fb::CreateInputDirect(fbb, input.file.c_str(), input.sha256.c_str()));
-  auto root = fb::CreateManifestDirect(fbb, manifest.formatVersion,
-                                       manifest.toolVersion.c_str(), target,
-                                       &inputs, manifest.bundleHeap, &entries);
+  std::vector<flatbuffers::Offset<fb::Parametric>> parametric;
+  for (const ManifestParametric &p : manifest.parametric)
+    parametric.push_back(writeParametric(fbb, p));
+  auto root = fb::CreateManifestDirect(
+      fbb, manifest.formatVersion, manifest.toolVersion.c_str(), target,
+      &inputs, manifest.bundleHeap, &entries,
+      parametric.empty() ? nullptr : &parametric);
   // The size prefix lets a reader tell a truncated file from a complete
   // one even when only trailing padding is missing.
   fb::FinishSizePrefixedManifestBuffer(fbb, root);
@@ -169,6 +210,9 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
         return read.takeError();
       manifest.entries.push_back(std::move(*read));
     }
+  if (const auto *parametric = in->parametric())
+    for (const fb::Parametric *p : *parametric)
+      manifest.parametric.push_back(readParametric(*p));
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;
   return manifest;

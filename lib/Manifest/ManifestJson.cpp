@@ -79,6 +79,30 @@ json::Value entryToJson(const ManifestEntry &entry) {
   };
 }
 
+json::Value parametricToJson(const ManifestParametric &p) {
+  json::Array buffers;
+  for (const ParametricBuffer &b : p.plan.buffers)
+    buffers.push_back(json::Object{
+        {"id", b.id},
+        {"start", b.start},
+        {"end", b.end},
+        {"alignment", b.alignment},
+        {"size", b.size.coefficients},
+        {"below", b.below},
+    });
+  return json::Object{
+      {"entry", p.entry},
+      {"input", int64_t(p.input)},
+      {"symbol", p.symbol},
+      {"alignment", p.alignment},
+      {"lo", p.plan.lo},
+      {"hi", p.plan.hi},
+      {"order", p.plan.order},
+      {"heap_terms", p.plan.heapTerms},
+      {"buffers", std::move(buffers)},
+  };
+}
+
 } // namespace
 
 // The readers are found by argument-dependent lookup from llvm::json's
@@ -207,6 +231,33 @@ static bool readEntry(const json::Value &value, ManifestEntry &entry,
   return true;
 }
 
+static bool fromJSON(const json::Value &value, ParametricBuffer &b,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("id", b.id) && o.map("start", b.start) &&
+         o.map("end", b.end) && o.map("alignment", b.alignment) &&
+         o.map("size", b.size.coefficients) && o.map("below", b.below);
+}
+
+static bool fromJSON(const json::Value &value, ManifestParametric &p,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  int64_t input = 0;
+  if (!(o && o.map("entry", p.entry) && o.map("input", input) &&
+        o.map("symbol", p.symbol) && o.map("alignment", p.alignment) &&
+        o.map("lo", p.plan.lo) && o.map("hi", p.plan.hi) &&
+        o.map("order", p.plan.order) &&
+        o.map("heap_terms", p.plan.heapTerms) &&
+        o.map("buffers", p.plan.buffers)))
+    return false;
+  if (input < 0 || input > int64_t(UINT32_MAX)) {
+    path.field("input").report("out of range");
+    return false;
+  }
+  p.input = uint32_t(input);
+  return true;
+}
+
 /// The regions of each entry's buffers go to `regions` (one list per
 /// entry): assigning them can fail with a message of its own.
 static bool readManifestObject(
@@ -229,7 +280,7 @@ static bool readManifestObject(
     if (!readEntry((*entries)[i], manifest.entries[i], regions[i],
                    path.field("entries").index(i)))
       return false;
-  return true;
+  return o.mapOptional("parametric", manifest.parametric);
 }
 
 json::Value manifestToJson(const Manifest &manifest) {
@@ -239,7 +290,7 @@ json::Value manifestToJson(const Manifest &manifest) {
         json::Object{{"file", input.file}, {"sha256", input.sha256}});
   for (const ManifestEntry &entry : manifest.entries)
     entries.push_back(entryToJson(entry));
-  return json::Object{
+  json::Object root{
       {"format_version", int64_t(manifest.formatVersion)},
       {"tool_version", manifest.toolVersion},
       {"target", json::Object{{"name", manifest.target.name},
@@ -249,6 +300,14 @@ json::Value manifestToJson(const Manifest &manifest) {
       {"bundle_heap", manifest.bundleHeap},
       {"entries", std::move(entries)},
   };
+  // Optional: a manifest without parametric plans reads as before.
+  if (!manifest.parametric.empty()) {
+    json::Array parametric;
+    for (const ManifestParametric &p : manifest.parametric)
+      parametric.push_back(parametricToJson(p));
+    root["parametric"] = std::move(parametric);
+  }
+  return root;
 }
 
 std::string writeManifestJson(const Manifest &manifest) {

@@ -11,6 +11,7 @@
 #include "PlanningOptions.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Bundle/Fit.h"
 #include "coreai-plan/Bundle/Planner.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Report.h"
@@ -42,9 +43,16 @@ cl::opt<std::string> outputDir("o", cl::Required,
 cl::opt<std::string>
     chunksOption("chunks",
                  cl::desc("Chunk sizes S to specialise dynamic functions "
-                          "for (default 1,16,32,64)"),
-                 cl::value_desc("S,S,..."), cl::init("1,16,32,64"),
+                          "for (default 1,16,32,64), or a range A..B: one "
+                          "parametric plan valid for every S in it"),
+                 cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
                  cl::sub(planCommand));
+cl::opt<std::string> instancesOption(
+    "instances",
+    cl::desc("With --chunks A..B: the S at which the parametric plan is also "
+             "written as a planned function and a manifest entry (default: "
+             "B)"),
+    cl::value_desc("S,S,..."), cl::sub(planCommand));
 cl::opt<std::string>
     svgOption("svg", cl::ValueOptional,
               cl::desc("Also draw each entry's heap at each S: "
@@ -79,6 +87,16 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
                llvm::formatv("{0:F3} s", e.plan.seconds)});
   }
   table.print(os);
+  for (const ManifestParametric &p : manifest.parametric) {
+    const ParametricPlan &plan = p.plan;
+    os << llvm::formatv("@{0}: one plan for every {1} in [{2}, {3}]: heap {4} "
+                        "at {1}={2}, {5} at {1}={3}, at most {6}; {7} "
+                        "buffers, {8} max terms\n",
+                        p.entry, p.symbol, plan.lo, plan.hi,
+                        plan.heapAt(plan.lo), plan.heapAt(plan.hi),
+                        maxHeapOf(plan), plan.buffers.size(),
+                        plan.termCount());
+  }
   os << "bundle heap " << bytesWithMiB(manifest.bundleHeap);
   if (largest)
     os << llvm::formatv(", set by @{0} at S={1}", largest->planned.entry,
@@ -114,6 +132,21 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"solver_seconds", e.plan.seconds},
     });
   }
+  llvm::json::Array parametric;
+  for (const ManifestParametric &p : manifest.parametric) {
+    llvm::json::Array heaps;
+    for (int64_t s = p.plan.lo; s <= p.plan.hi; ++s)
+      heaps.push_back(p.plan.heapAt(s));
+    parametric.push_back(llvm::json::Object{
+        {"entry", p.entry},
+        {"symbol", p.symbol},
+        {"lo", p.plan.lo},
+        {"hi", p.plan.hi},
+        {"buffers", int64_t(p.plan.buffers.size())},
+        {"terms", int64_t(p.plan.termCount())},
+        {"heaps", std::move(heaps)},
+    });
+  }
   llvm::json::Object summary{
       {"target", manifest.target.name},
       {"alignment", manifest.target.alignment},
@@ -123,6 +156,8 @@ llvm::json::Value summaryJson(const Manifest &manifest,
       {"output_dir", outputDir.getValue()},
       {"written", llvm::json::Array(written)},
   };
+  if (!parametric.empty())
+    summary["parametric"] = std::move(parametric);
   if (explain)
     summary["explain"] = explainPlans(plannedEntries(manifest));
   return summary;
@@ -207,13 +242,24 @@ llvm::Error addOutputs(const PlannedBundle &bundle, OutputSet &outputs,
 
 int runPlan() {
   // Everything the user typed is checked before the graph is read.
-  llvm::Expected<std::vector<int64_t>> chunks = parseChunkList(chunksOption);
+  llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
   if (!chunks)
     return fail(InputError, chunks.takeError());
+  bool parametric = chunks->range;
   llvm::Expected<PlanRequest> request = planning.request(
-      std::move(*chunks), chunksOption.getNumOccurrences() > 0);
+      std::move(chunks->chunks), chunksOption.getNumOccurrences() > 0);
   if (!request)
     return fail(InputError, request.takeError());
+  request->parametric = parametric;
+  if (instancesOption.getNumOccurrences()) {
+    if (!parametric)
+      return fail(InputError, "--instances needs a range --chunks A..B");
+    llvm::Expected<std::vector<int64_t>> instances =
+        parseChunkList(instancesOption);
+    if (!instances)
+      return fail(InputError, instances.takeError());
+    request->instances = std::move(*instances);
+  }
   if (reporting.quiet && reporting.json)
     return fail(InputError, "--quiet and --json exclude each other");
   // `--svg DIR` (with a space) makes DIR an input: its value needs '='.

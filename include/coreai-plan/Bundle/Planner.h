@@ -70,6 +70,13 @@ struct PlanRequest {
   /// --entry names ('@' optional); empty: every public function.
   std::vector<std::string> entries;
   FunctionPlanOptions options;
+  /// One plan for every S in [chunks.front(), chunks.back()] per dynamic
+  /// function (coreai-plan/Parametric.h) instead of one plan per S; static
+  /// functions are planned at their own S, which must be in the range.
+  bool parametric = false;
+  /// With `parametric`: the S at which the plan is also written out as a
+  /// planned function and a manifest entry (empty: the range's top).
+  std::vector<int64_t> instances;
 };
 
 /// One function to plan at one S, with the bindings that make it static.
@@ -79,6 +86,13 @@ struct PlanJob {
   bool dynamic = false;
   SymbolBindings bindings;
   std::string plannedName;
+  /// One plan for every S in [lo, hi] of `chunkSymbol` (then `chunk` is hi
+  /// and `bindings` holds only the other symbols), instantiated at
+  /// `instances`.
+  bool parametric = false;
+  int64_t lo = 0, hi = 0;
+  std::string chunkSymbol;
+  std::vector<int64_t> instances;
 };
 
 /// Told what the planner does, e.g. to show progress on a terminal.
@@ -121,6 +135,7 @@ public:
   Manifest takeManifest() { return std::move(result); }
 
 private:
+  llvm::Expected<const ManifestEntry *> planParametric(const PlanJob &job);
   struct Current;
   const PlanRequest &request;
   PlanObserver *observer;

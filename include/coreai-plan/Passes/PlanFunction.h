@@ -106,6 +106,15 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
                                            const FunctionPlanOptions &options,
                                            PlanFailure *why = nullptr);
 
+/// Annotates `func` with a plan made elsewhere for `buffers` (computed from
+/// `func` in its current op order with `options.liveness`) and runs the
+/// replay on it, as planFunction does for its own plan. The parametric
+/// planner uses it for the plan it instantiates at each S. Fails (an error
+/// at the function) when the replay rejects the plan.
+mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
+                                        FunctionBuffers buffers, Plan plan,
+                                        const FunctionPlanOptions &options);
+
 /// The chunk size S of a static function: its `coreai.seq_len`, else the
 /// second dim of its `input_ids` argument, else 0 (no sequence dimension).
 int64_t sequenceLengthOf(mlir::func::FuncOp func);

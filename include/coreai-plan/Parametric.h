@@ -1,0 +1,120 @@
+//===- Parametric.h - One placement for every chunk size in a range -*- C++ -*-===//
+//
+// A plan valid for every integer S in [lo, hi] at once. Each buffer's size
+// is a polynomial in S of degree at most two (affine on the graphs at hand;
+// attention over S keys would be quadratic), fitted to the sizes the
+// specialised graph has and checked at every S. Each offset is
+//
+//   offset_i(S) = alignTo(max over j in below_i of offset_j(S) + size_j(S),
+//                         alignment_i)          (0 when below_i is empty)
+//
+// where below_i lists buffers live together with i that sit under it in a
+// reference plan. Every pair of buffers live at the same time is ordered
+// (one is below the other), so for any S the offsets cannot overlap: the
+// upper one starts at or above the end of the lower one. The maximum stays
+// in the expression because sizes cross: which buffer under i ends highest
+// can change with S. Terms that never win anywhere in the range are pruned.
+// The heap is the maximum of offset_i(S) + size_i(S) over the few buffers
+// that can be on top.
+//
+// Nothing here knows about MLIR; lib/Bundle/Parametric.cpp builds the
+// buffers from the specialised graphs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PARAMETRIC_H
+#define COREAI_PLAN_PARAMETRIC_H
+
+#include "coreai-plan/Problem.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// The most sizes one parametric plan may span: every S is specialised and
+/// checked, by the planner and by a manifest reader.
+constexpr int64_t kMaxParametricSpan = 4096;
+
+/// coefficients[k] * S^k summed; at most three coefficients, the last one
+/// non-zero (an empty list is the constant 0).
+struct SizeExpr {
+  std::vector<int64_t> coefficients;
+
+  int64_t at(int64_t s) const;
+  /// `a + b*S + c*S^2` with the zero terms left out, `0` for none.
+  std::string str() const;
+  bool operator==(const SizeExpr &other) const {
+    return coefficients == other.coefficients;
+  }
+};
+
+/// The polynomial of degree at most two through `sizes` (the size at
+/// S = lo, lo+1, ...), or nullopt when no such polynomial matches every one
+/// of them (or a coefficient is not an integer).
+std::optional<SizeExpr> fitSizeExpr(int64_t lo, llvm::ArrayRef<int64_t> sizes);
+
+/// A buffer whose live interval is the same at every S and whose size is
+/// an expression of S.
+struct ParametricBuffer {
+  std::string id;
+  int64_t start = 0;
+  int64_t end = 0;
+  int64_t alignment = 1;
+  SizeExpr size;
+  /// Buffers this one sits on (indices into ParametricPlan::buffers), each
+  /// earlier in ParametricPlan::order.
+  std::vector<uint32_t> below;
+};
+
+struct ParametricPlan {
+  int64_t lo = 0;
+  int64_t hi = 0;
+  /// Parallel to the buffer problem at every S (program order).
+  std::vector<ParametricBuffer> buffers;
+  /// The order to evaluate offsets in: every buffer after those below it.
+  std::vector<uint32_t> order;
+  /// Buffers that can be on top of the heap somewhere in the range.
+  std::vector<uint32_t> heapTerms;
+
+  bool contains(int64_t s) const { return s >= lo && s <= hi; }
+  /// Offsets at S (parallel to buffers); S must be in the range.
+  std::vector<int64_t> offsetsAt(int64_t s) const;
+  int64_t heapAt(int64_t s) const;
+  /// The buffer problem at S: the buffers with their sizes at S.
+  BufferProblem problemAt(int64_t s) const;
+  /// The largest S in the range whose heap fits in `budget`, if any.
+  std::optional<int64_t> largestFitting(int64_t budget) const;
+  /// Number of max terms over all offsets (the expression's size).
+  size_t termCount() const;
+};
+
+/// The buffers with their live intervals, alignments and size expressions
+/// (parallel to `referenceOffsets`, a verified placement of them at
+/// S = `reference`) turned into one plan for [lo, hi]: each pair of
+/// buffers live together keeps the vertical order it has in the reference
+/// placement. At `reference` the heap is at most the reference heap.
+/// Fails on sizes that are negative somewhere in the range or that
+/// overflow.
+llvm::Expected<ParametricPlan>
+buildParametricPlan(int64_t lo, int64_t hi, std::vector<ParametricBuffer> buffers,
+                    llvm::ArrayRef<int64_t> referenceOffsets);
+
+/// Checks `plan` at one S against the buffer problem the graph has there
+/// (same buffers, intervals, alignments, sizes): the instantiated offsets
+/// pass verifyPlan and the heap is heapAt(S). Returns the violation.
+std::optional<std::string> verifyParametricAt(const ParametricPlan &plan,
+                                              int64_t s,
+                                              const BufferProblem &actual);
+
+/// Checks the plan's own invariants at every S of its range: evaluation
+/// order, below lists, instantiated offsets pass verifyPlan.
+std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PARAMETRIC_H

@@ -1,0 +1,301 @@
+//===- ParametricFunction.cpp - One plan of a function for a range of S ---===//
+#include "ParametricFunction.h"
+
+#include "coreai-plan/Passes/Reorder.h"
+#include "coreai-plan/Verify.h"
+
+#include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace coreai {
+
+namespace {
+
+SolveOptions quietly(SolveOptions options) {
+  options.onImprovement = nullptr;
+  return options;
+}
+
+llvm::Error internal(const llvm::Twine &message) {
+  return bundleError(PlanFailure::Internal, message);
+}
+
+/// Clones of the source function specialised at one S and put in the op
+/// order chosen for the range (positions in the source's order).
+class Specialiser {
+public:
+  Specialiser(const PlanJob &job, mlir::ModuleOp planned)
+      : job(job), source(job.source), planned(planned) {}
+
+  /// A clone in `planned` at S, in the source's own order; the caller
+  /// erases it or keeps it.
+  mlir::FailureOr<mlir::func::FuncOp> cloneAt(int64_t s,
+                                              llvm::StringRef name) const {
+    mlir::func::FuncOp clone = source.clone();
+    clone.setSymName(name);
+    planned.push_back(clone);
+    mlir::Builder builder(clone.getContext());
+    clone->setAttr("coreai.entry",
+                   builder.getStringAttr(source.getSymName()));
+    clone->setAttr("coreai.seq_len", builder.getI64IntegerAttr(s));
+    SymbolBindings bindings = job.bindings;
+    bindings[symbol] = s;
+    if (mlir::failed(specializeShapes(clone, bindings))) {
+      clone.erase();
+      return mlir::failure();
+    }
+    return clone;
+  }
+
+  /// `clone` (in the source's order) moved into the range's order.
+  void order(mlir::func::FuncOp clone) const {
+    if (positions.empty())
+      return;
+    std::vector<mlir::Operation *> ops = currentOrder(clone), moved;
+    moved.reserve(ops.size());
+    for (unsigned position : positions)
+      moved.push_back(ops[position]);
+    applyOrder(clone, moved);
+  }
+
+  /// Records the order planFunction left `clone` in; `before` is its order
+  /// when it was cloned.
+  void recordOrder(llvm::ArrayRef<mlir::Operation *> before,
+                   mlir::func::FuncOp clone) {
+    llvm::DenseMap<mlir::Operation *, unsigned> position;
+    for (unsigned i = 0; i < before.size(); ++i)
+      position[before[i]] = i;
+    positions.clear();
+    bool moved = false;
+    for (mlir::Operation *op : currentOrder(clone)) {
+      moved |= position.lookup(op) != positions.size();
+      positions.push_back(position.lookup(op));
+    }
+    if (!moved)
+      positions.clear();
+  }
+
+  bool reordered() const { return !positions.empty(); }
+
+  std::string symbol;
+
+private:
+  const PlanJob &job;
+  // Copies: MLIR's op handles are not const-correct.
+  mutable mlir::func::FuncOp source;
+  mutable mlir::ModuleOp planned;
+  std::vector<unsigned> positions; ///< empty: the exported order
+};
+
+/// Why the buffers at S are not the reference's buffers, if they are not.
+std::optional<std::string> sameBuffers(const FunctionBuffers &reference,
+                                       const FunctionBuffers &other) {
+  const auto &a = reference.problem.buffers, &b = other.problem.buffers;
+  if (a.size() != b.size())
+    return llvm::formatv("{0} buffers instead of {1}", b.size(), a.size())
+        .str();
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].id != b[i].id || a[i].start != b[i].start ||
+        a[i].end != b[i].end || a[i].alignment != b[i].alignment ||
+        reference.origins[i].value != other.origins[i].value ||
+        reference.owners[i] != other.owners[i])
+      return llvm::formatv("buffer {0} ({1}) is not the same buffer", a[i].id,
+                           reference.origins[i].value)
+          .str();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+llvm::Expected<ParametricFunction>
+planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
+                       mlir::ModuleOp planned, PlanObserver *observer) {
+  ParametricFunction result;
+  Specialiser specialiser(job, planned);
+  specialiser.symbol = job.chunkSymbol;
+  result.symbol = job.chunkSymbol;
+  mlir::func::FuncOp source = job.source;
+  std::string name = source.getSymName().str();
+  auto bad = [&](int64_t s, const llvm::Twine &why) {
+    return bundleError(
+        PlanFailure::BadInput,
+        llvm::formatv("@{0} cannot have one plan for {1} in [{2}, {3}]: at "
+                      "{1}={4} ",
+                      name, job.chunkSymbol, job.lo, job.hi, s)
+                .str() +
+            why.str());
+  };
+
+  // The reference: the plan at hi with every technique; its op order (and
+  // with it every reuse decision) is kept for the whole range.
+  if (observer)
+    observer->stage(job, "planning");
+  auto reference = specialiser.cloneAt(job.hi, name + "__reference");
+  if (mlir::failed(reference))
+    return bundleError(PlanFailure::BadInput, "");
+  std::vector<mlir::Operation *> exported = currentOrder(*reference);
+  FunctionPlanOptions referenceOptions = options;
+  referenceOptions.chunk = job.hi;
+  referenceOptions.maxHeap = 0; // the range's heap is checked below
+  PlanFailure why = PlanFailure::Internal;
+  mlir::FailureOr<PlannedEntry> referencePlan =
+      planFunction(*reference, referenceOptions, &why);
+  if (mlir::failed(referencePlan)) {
+    reference->erase();
+    return bundleError(why, "");
+  }
+  specialiser.recordOrder(exported, *reference);
+  result.reordered = specialiser.reordered();
+  mlir::FailureOr<FunctionBuffers> referenceBuffers =
+      computeBuffers(*reference, options.liveness);
+  reference->erase();
+  if (mlir::failed(referenceBuffers))
+    return internal("@" + name + ": liveness failed on its planned clone");
+
+  // The buffers at every S, in the range's order.
+  size_t count = referenceBuffers->problem.buffers.size();
+  size_t span = size_t(job.hi - job.lo + 1);
+  std::vector<std::vector<int64_t>> sizes(count, std::vector<int64_t>(span));
+  auto buffersAt =
+      [&](int64_t s, llvm::StringRef cloneName)
+      -> llvm::Expected<std::pair<mlir::func::FuncOp, FunctionBuffers>> {
+    auto clone = specialiser.cloneAt(s, cloneName);
+    if (mlir::failed(clone))
+      return bundleError(PlanFailure::BadInput, "");
+    specialiser.order(*clone);
+    mlir::FailureOr<FunctionBuffers> buffers =
+        computeBuffers(*clone, options.liveness);
+    if (mlir::failed(buffers)) {
+      clone->erase();
+      return bundleError(PlanFailure::BadInput, "");
+    }
+    if (auto differs = sameBuffers(*referenceBuffers, *buffers)) {
+      clone->erase();
+      return bad(s, *differs + " (liveness or reuse depends on S); plan a "
+                               "list of chunk sizes instead");
+    }
+    return std::make_pair(*clone, std::move(*buffers));
+  };
+  if (observer)
+    observer->stage(job, "specialising");
+  for (int64_t s = job.lo; s <= job.hi; ++s) {
+    auto at = buffersAt(s, name + "__sizes");
+    if (!at)
+      return at.takeError();
+    for (size_t i = 0; i < count; ++i)
+      sizes[i][size_t(s - job.lo)] = at->second.problem.buffers[i].size;
+    at->first.erase();
+  }
+
+  std::vector<ParametricBuffer> buffers;
+  for (size_t i = 0; i < count; ++i) {
+    const Buffer &b = referenceBuffers->problem.buffers[i];
+    std::optional<SizeExpr> size = fitSizeExpr(job.lo, sizes[i]);
+    if (!size)
+      return bad(job.lo, "the size of buffer " + b.id + " (" +
+                             referenceBuffers->origins[i].value +
+                             ") is not a polynomial of degree at most two "
+                             "in " +
+                             job.chunkSymbol);
+    buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}});
+  }
+
+  // Pieces from the top down: a plan referenced at the piece's top, cut
+  // below the highest S where it is too far above the lower bound.
+  auto build = [&](int64_t lo, int64_t hi, llvm::ArrayRef<int64_t> offsets)
+      -> llvm::Expected<ParametricPlan> {
+    llvm::Expected<ParametricPlan> plan =
+        buildParametricPlan(lo, hi, buffers, offsets);
+    if (!plan)
+      return bundleError(PlanFailure::BadInput,
+                         "@" + name + ": " + llvm::toString(plan.takeError()));
+    if (auto violation = verifyParametricPlan(*plan))
+      return internal("the parametric plan of @" + name +
+                      " failed verification " + *violation);
+    return plan;
+  };
+  int64_t top = job.hi;
+  std::vector<int64_t> offsets = referencePlan->plan.offsets;
+  while (true) {
+    llvm::Expected<ParametricPlan> plan = build(job.lo, top, offsets);
+    if (!plan)
+      return plan.takeError();
+    std::optional<int64_t> cut;
+    for (int64_t s = top - 1; s >= job.lo && !cut; --s) {
+      int64_t bound = lowerBound(plan->problemAt(s));
+      if (plan->heapAt(s) * 100 > bound * (100 + kPieceTolerancePercent))
+        cut = s;
+    }
+    if (!cut || result.pieces.size() + 1 >= kMaxPieces) {
+      result.pieces.push_back(std::move(*plan));
+      break;
+    }
+    llvm::Expected<ParametricPlan> upper = build(*cut + 1, top, offsets);
+    if (!upper)
+      return upper.takeError();
+    result.pieces.push_back(std::move(*upper));
+    ParametricPlan reference = result.pieces.back();
+    reference.lo = reference.hi = *cut;
+    SolveResult solved = solve(reference.problemAt(*cut), quietly(options.solve));
+    if (!solved.plan)
+      return internal("the solver returned no plan for @" + name + " at " +
+                      job.chunkSymbol + "=" + std::to_string(*cut) + " " +
+                      solved.internalError);
+    top = *cut;
+    offsets = solved.plan->offsets;
+  }
+  auto pieceOf = [&](int64_t s) -> const ParametricPlan & {
+    return *llvm::find_if(result.pieces, [&](const ParametricPlan &p) {
+      return p.contains(s);
+    });
+  };
+
+  // Every S: the graph's own buffers there against the expressions, the
+  // interval verifier, and the replay of the instantiated plan.
+  if (observer)
+    observer->stage(job, "verifying");
+  for (int64_t s = job.lo; s <= job.hi; ++s) {
+    bool keep = llvm::is_contained(job.instances, s);
+    std::string cloneName =
+        keep ? llvm::formatv("{0}__s{1}", name, s).str() : name + "__check";
+    auto at = buffersAt(s, cloneName);
+    if (!at)
+      return at.takeError();
+    auto [clone, functionBuffers] = std::move(*at);
+    const ParametricPlan &plan = pieceOf(s);
+    if (auto violation = verifyParametricAt(plan, s, functionBuffers.problem))
+      return internal("the parametric plan of @" + name +
+                      " failed verification " + *violation);
+    Plan instance;
+    instance.offsets = plan.offsetsAt(s);
+    instance.heap = plan.heapAt(s);
+    instance.lowerBound = lowerBound(functionBuffers.problem);
+    instance.algorithm = "parametric";
+    FunctionPlanOptions instanceOptions = options;
+    instanceOptions.chunk = s;
+    mlir::FailureOr<PlannedEntry> entry = applyPlan(
+        clone, std::move(functionBuffers), std::move(instance), instanceOptions);
+    if (mlir::failed(entry))
+      return internal("");
+    if (options.maxHeap > 0 && entry->plan.heap > options.maxHeap) {
+      clone.emitError("heap of @")
+          << name << " at " << job.chunkSymbol << "=" << s << " is "
+          << entry->plan.heap << " bytes, above max-heap " << options.maxHeap;
+      return bundleError(PlanFailure::OverLimit, "");
+    }
+    if (!keep) {
+      clone.erase();
+      continue;
+    }
+    entry->entry = name;
+    entry->chunk = s;
+    result.instances.emplace_back(std::move(*entry), cloneName);
+  }
+  return result;
+}
+
+} // namespace coreai

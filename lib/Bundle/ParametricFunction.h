@@ -1,0 +1,48 @@
+//===- ParametricFunction.h - One plan of a function for a range of S ------===//
+//
+// Private to lib/Bundle: the planner's job for a dynamic function planned
+// once for every S in [lo, hi] (coreai-plan/Parametric.h says how).
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_LIB_BUNDLE_PARAMETRICFUNCTION_H
+#define COREAI_PLAN_LIB_BUNDLE_PARAMETRICFUNCTION_H
+
+#include "coreai-plan/Bundle/Planner.h"
+#include "coreai-plan/Parametric.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace coreai {
+
+struct ParametricFunction {
+  /// Consecutive pieces covering [lo, hi], highest range first.
+  std::vector<ParametricPlan> pieces;
+  /// The symbol bound to S.
+  std::string symbol;
+  /// The plan instantiated at the job's instances, each verified and
+  /// replayed; their functions (`main__s7`) were added to `planned`.
+  std::vector<std::pair<PlannedEntry, std::string>> instances;
+  /// The op order differs from the exported one.
+  bool reordered = false;
+};
+
+/// Plans `job.source` once for every S in [job.lo, job.hi]: the reference
+/// plan at hi (every reuse technique of `options`, its op order for the
+/// whole range), the buffers at every S in that order (they must be the
+/// same buffers, with sizes a polynomial of degree at most two in S), the
+/// parametric plan, then at every S the interval verifier and the replay
+/// of the instantiated plan. Where the plan is more than
+/// kPieceTolerancePercent above the lower bound at some S below hi, the
+/// range is cut there and the part below gets its own plan (referenced at
+/// its own top, same op order), at most kMaxPieces pieces. Errors are
+/// BundleErrors.
+constexpr int64_t kPieceTolerancePercent = 2;
+constexpr size_t kMaxPieces = 4;
+
+llvm::Expected<ParametricFunction>
+planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
+                       mlir::ModuleOp planned, PlanObserver *observer);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_LIB_BUNDLE_PARAMETRICFUNCTION_H

@@ -1,0 +1,320 @@
+//===- Parametric.cpp - One placement for every chunk size in a range -----===//
+#include "coreai-plan/Parametric.h"
+
+#include "coreai-plan/Verify.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace coreai {
+
+namespace {
+using Wide = __int128;
+
+/// Sizes and offsets stay far below this so sums of a few thousand of them
+/// cannot overflow int64.
+constexpr int64_t kLargest = int64_t(1) << 50;
+
+Wide evaluate(const SizeExpr &expr, int64_t s) {
+  Wide value = 0, power = 1;
+  for (int64_t c : expr.coefficients) {
+    value += Wide(c) * power;
+    power *= s;
+  }
+  return value;
+}
+
+llvm::Error planError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+} // namespace
+
+int64_t SizeExpr::at(int64_t s) const {
+  Wide value = evaluate(*this, s);
+  return value > kLargest ? kLargest : value < -kLargest ? -kLargest
+                                                           : int64_t(value);
+}
+
+std::string SizeExpr::str() const {
+  std::string text;
+  static const char *const powers[] = {"", "*S", "*S^2"};
+  for (size_t k = 0; k < coefficients.size(); ++k) {
+    int64_t c = coefficients[k];
+    if (c == 0)
+      continue;
+    if (!text.empty())
+      text += c < 0 ? " - " : " + ";
+    else if (c < 0)
+      text += "-";
+    int64_t magnitude = c < 0 ? -c : c;
+    if (k == 0 || magnitude != 1)
+      text += std::to_string(magnitude);
+    text += k == 0 ? "" : magnitude == 1 ? std::string(powers[k]).substr(1)
+                                         : std::string(powers[k]);
+  }
+  return text.empty() ? "0" : text;
+}
+
+std::optional<SizeExpr> fitSizeExpr(int64_t lo, llvm::ArrayRef<int64_t> sizes) {
+  if (sizes.empty())
+    return std::nullopt;
+  // Newton's forward differences at lo, lo+1, lo+2, then expanded in S:
+  // f = d0 + d1 (S-lo) + d2 (S-lo)(S-lo-1)/2.
+  Wide d0 = sizes[0];
+  Wide d1 = sizes.size() > 1 ? Wide(sizes[1]) - sizes[0] : 0;
+  Wide d2 = sizes.size() > 2 ? Wide(sizes[2]) - 2 * Wide(sizes[1]) + sizes[0]
+                             : 0;
+  if (d2 % 2 != 0)
+    return std::nullopt; // S(S+1)/2-like: not integer coefficients
+  Wide c2 = d2 / 2;
+  Wide c1 = d1 - c2 * (2 * Wide(lo) + 1);
+  Wide c0 = d0 - d1 * lo + c2 * Wide(lo) * (lo + 1);
+  SizeExpr expr;
+  for (Wide c : {c0, c1, c2}) {
+    if (c > kLargest || c < -kLargest)
+      return std::nullopt;
+    expr.coefficients.push_back(int64_t(c));
+  }
+  while (!expr.coefficients.empty() && expr.coefficients.back() == 0)
+    expr.coefficients.pop_back();
+  for (size_t k = 0; k < sizes.size(); ++k)
+    if (evaluate(expr, lo + int64_t(k)) != sizes[k])
+      return std::nullopt;
+  return expr;
+}
+
+std::vector<int64_t> ParametricPlan::offsetsAt(int64_t s) const {
+  std::vector<int64_t> offsets(buffers.size(), 0);
+  for (uint32_t i : order) {
+    int64_t top = 0;
+    for (uint32_t j : buffers[i].below)
+      top = std::max(top, offsets[j] + buffers[j].size.at(s));
+    offsets[i] = alignTo(top, buffers[i].alignment);
+  }
+  return offsets;
+}
+
+int64_t ParametricPlan::heapAt(int64_t s) const {
+  std::vector<int64_t> offsets = offsetsAt(s);
+  int64_t heap = 0;
+  for (uint32_t i : heapTerms)
+    heap = std::max(heap, offsets[i] + buffers[i].size.at(s));
+  return heap;
+}
+
+BufferProblem ParametricPlan::problemAt(int64_t s) const {
+  BufferProblem problem;
+  for (const ParametricBuffer &b : buffers)
+    problem.buffers.push_back({b.id, b.start, b.end, b.size.at(s), b.alignment});
+  return problem;
+}
+
+std::optional<int64_t> ParametricPlan::largestFitting(int64_t budget) const {
+  // Heaps need not grow with S, so every S is evaluated.
+  for (int64_t s = hi; s >= lo; --s)
+    if (heapAt(s) <= budget)
+      return s;
+  return std::nullopt;
+}
+
+size_t ParametricPlan::termCount() const {
+  size_t terms = heapTerms.size();
+  for (const ParametricBuffer &b : buffers)
+    terms += b.below.size();
+  return terms;
+}
+
+namespace {
+
+/// end[i][s - lo] = offset_i(S) + size_i(S), filled in evaluation order.
+using EndTable = std::vector<std::vector<int64_t>>;
+
+/// Whether k's end is at or above j's at every S of the range.
+bool dominates(const EndTable &ends, uint32_t k, uint32_t j) {
+  const std::vector<int64_t> &a = ends[k], &b = ends[j];
+  // The endpoints decide most pairs that are not dominated at once.
+  if (a.front() < b.front() || a.back() < b.back())
+    return false;
+  for (size_t t = 0; t < a.size(); ++t)
+    if (a[t] < b[t])
+      return false;
+  return true;
+}
+
+/// The candidates none of the others reaches at every S, highest first.
+std::vector<uint32_t> undominated(std::vector<uint32_t> candidates,
+                                  const EndTable &ends) {
+  // A dominating term ends at least as high at both endpoints, so it comes
+  // first (ties by the sum over the range, then the index).
+  auto key = [&](uint32_t i) {
+    return std::make_tuple(ends[i].back(), ends[i].front(),
+                           std::accumulate(ends[i].begin(), ends[i].end(),
+                                           Wide(0)));
+  };
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](uint32_t a, uint32_t b) { return key(a) > key(b); });
+  std::vector<uint32_t> kept;
+  for (uint32_t j : candidates)
+    if (llvm::none_of(kept, [&](uint32_t k) { return dominates(ends, k, j); }))
+      kept.push_back(j);
+  llvm::sort(kept);
+  return kept;
+}
+
+} // namespace
+
+llvm::Expected<ParametricPlan>
+buildParametricPlan(int64_t lo, int64_t hi,
+                    std::vector<ParametricBuffer> buffers,
+                    llvm::ArrayRef<int64_t> referenceOffsets) {
+  if (lo > hi)
+    return planError(llvm::formatv("empty range [{0}, {1}]", lo, hi).str());
+  if (hi - lo >= kMaxParametricSpan)
+    return planError(llvm::formatv("the range [{0}, {1}] spans more than {2} "
+                                   "sizes",
+                                   lo, hi, kMaxParametricSpan)
+                         .str());
+  if (referenceOffsets.size() != buffers.size())
+    return planError("one reference offset per buffer is needed");
+  size_t span = size_t(hi - lo + 1);
+  size_t n = buffers.size();
+
+  EndTable sizes(n, std::vector<int64_t>(span));
+  for (size_t i = 0; i < n; ++i) {
+    const ParametricBuffer &b = buffers[i];
+    if (b.alignment <= 0 || (b.alignment & (b.alignment - 1)))
+      return planError("buffer " + b.id + ": alignment is not a power of two");
+    for (size_t t = 0; t < span; ++t) {
+      Wide size = evaluate(b.size, lo + int64_t(t));
+      if (size < 0 || size > kLargest)
+        return planError(llvm::formatv("buffer {0}: size {1} is {2} at S={3}",
+                                       b.id, b.size.str(),
+                                       size < 0 ? "negative" : "too large",
+                                       lo + int64_t(t))
+                             .str());
+      sizes[i][t] = int64_t(size);
+    }
+  }
+
+  ParametricPlan plan;
+  plan.lo = lo;
+  plan.hi = hi;
+  plan.order.resize(n);
+  std::iota(plan.order.begin(), plan.order.end(), 0u);
+  llvm::stable_sort(plan.order, [&](uint32_t a, uint32_t b) {
+    return referenceOffsets[a] < referenceOffsets[b];
+  });
+
+  std::vector<size_t> rank(n);
+  for (size_t r = 0; r < n; ++r)
+    rank[plan.order[r]] = r;
+  EndTable ends(n, std::vector<int64_t>(span, 0));
+  for (uint32_t i : plan.order) {
+    ParametricBuffer &b = buffers[i];
+    std::vector<uint32_t> candidates;
+    for (uint32_t j = 0; j < n; ++j)
+      if (rank[j] < rank[i] && buffers[j].start < b.end &&
+          b.start < buffers[j].end)
+        candidates.push_back(j);
+    b.below = undominated(std::move(candidates), ends);
+    for (size_t t = 0; t < span; ++t) {
+      int64_t top = 0;
+      for (uint32_t j : b.below)
+        top = std::max(top, ends[j][t]);
+      int64_t offset = alignTo(top, b.alignment);
+      if (offset > (int64_t(1) << 60))
+        return planError("the heap overflows at S=" +
+                         llvm::Twine(lo + int64_t(t)));
+      ends[i][t] = offset + sizes[i][t];
+    }
+  }
+  std::vector<uint32_t> all(n);
+  std::iota(all.begin(), all.end(), 0u);
+  plan.heapTerms = undominated(std::move(all), ends);
+  plan.buffers = std::move(buffers);
+  return plan;
+}
+
+std::optional<std::string> verifyParametricAt(const ParametricPlan &plan,
+                                              int64_t s,
+                                              const BufferProblem &actual) {
+  auto at = [&](const llvm::Twine &why) {
+    return llvm::formatv("at S={0}: ", s).str() + why.str();
+  };
+  if (!plan.contains(s))
+    return at("outside the plan's range");
+  if (actual.buffers.size() != plan.buffers.size())
+    return at(llvm::formatv("the graph has {0} buffers, the plan {1}",
+                            actual.buffers.size(), plan.buffers.size())
+                  .str());
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const ParametricBuffer &p = plan.buffers[i];
+    const Buffer &b = actual.buffers[i];
+    if (b.start != p.start || b.end != p.end || b.alignment != p.alignment)
+      return at("buffer " + b.id + " lives or aligns differently");
+    if (b.size != p.size.at(s))
+      return at(llvm::formatv("buffer {0} is {1} bytes, its expression {2} "
+                              "gives {3}",
+                              b.id, b.size, p.size.str(), p.size.at(s))
+                    .str());
+  }
+  Plan instance;
+  instance.offsets = plan.offsetsAt(s);
+  instance.heap = plan.heapAt(s);
+  if (heapOf(actual, instance.offsets) != instance.heap)
+    return at(llvm::formatv("the heap expression gives {0}, the offsets "
+                            "need {1}",
+                            instance.heap, heapOf(actual, instance.offsets))
+                  .str());
+  if (std::optional<std::string> violation = verifyPlan(actual, instance))
+    return at(*violation);
+  return std::nullopt;
+}
+
+std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
+  size_t n = plan.buffers.size();
+  if (plan.lo > plan.hi || plan.hi - plan.lo >= kMaxParametricSpan)
+    return llvm::formatv("the range [{0}, {1}] is empty or spans more than "
+                         "{2} sizes",
+                         plan.lo, plan.hi, kMaxParametricSpan)
+        .str();
+  for (const ParametricBuffer &b : plan.buffers) {
+    if (b.size.coefficients.size() > 3 ||
+        llvm::any_of(b.size.coefficients, [](int64_t c) {
+          return c > kLargest || c < -kLargest;
+        }))
+      return "buffer " + b.id + ": size expression out of range";
+    if (b.alignment <= 0 || (b.alignment & (b.alignment - 1)) ||
+        b.alignment > kLargest || b.start < 0 || b.end < b.start)
+      return "buffer " + b.id + ": bad alignment or live interval";
+    for (int64_t s : {plan.lo, plan.hi})
+      if (evaluate(b.size, s) < 0 || evaluate(b.size, s) > kLargest)
+        return "buffer " + b.id + ": size out of range at S=" +
+               std::to_string(s);
+  }
+  if (plan.order.size() != n)
+    return "the evaluation order does not list every buffer once";
+  std::vector<int64_t> rank(n, -1);
+  for (size_t r = 0; r < n; ++r) {
+    if (plan.order[r] >= n || rank[plan.order[r]] >= 0)
+      return "the evaluation order does not list every buffer once";
+    rank[plan.order[r]] = int64_t(r);
+  }
+  for (size_t i = 0; i < n; ++i)
+    for (uint32_t j : plan.buffers[i].below)
+      if (j >= n || rank[j] >= rank[i])
+        return "buffer " + plan.buffers[i].id +
+               " sits on a buffer evaluated after it";
+  for (uint32_t i : plan.heapTerms)
+    if (i >= n)
+      return std::string("a heap term names no buffer");
+  for (int64_t s = plan.lo; s <= plan.hi; ++s)
+    if (auto violation = verifyParametricAt(plan, s, plan.problemAt(s)))
+      return violation;
+  return std::nullopt;
+}
+
+} // namespace coreai
