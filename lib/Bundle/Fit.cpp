@@ -85,8 +85,10 @@ public:
           ++end;
         llvm::ArrayRef<PlanJob> group =
             llvm::ArrayRef(*jobs).slice(begin, end - begin);
-        llvm::Error error =
-            range && group.front().dynamic ? bisect(group) : planEach(group);
+        llvm::Error error = group.front().parametric ? fromExpression(group)
+                            : range && group.front().dynamic
+                                ? bisect(group)
+                                : planEach(group);
         if (error)
           return error;
         begin = end;
@@ -115,7 +117,7 @@ private:
     for (EntryFit &fit : fits)
       if (fit.entry == entry)
         return fit;
-    fits.push_back({entry.str(), {}, {}, false, 0});
+    fits.push_back({entry.str(), {}, {}, false, false, 0});
     return fits.back();
   }
 
@@ -136,6 +138,29 @@ private:
     for (const PlanJob &job : group)
       if (auto fits = tryJob(job); !fits)
         return fits.takeError();
+    return llvm::Error::success();
+  }
+
+  /// One parametric plan for the range; every S answered from its heap
+  /// expression (no assumption that the heap grows with S).
+  llvm::Error fromExpression(llvm::ArrayRef<PlanJob> group) {
+    for (const PlanJob &job : group) {
+      if (auto planned = planner.plan(job); !planned)
+        return planned.takeError();
+      mlir::func::FuncOp source = job.source;
+      EntryFit &fit = fitOf(source.getSymName());
+      fit.parametric = true;
+      for (const ManifestParametric &p : planner.manifest().parametric) {
+        if (p.entry != fit.entry)
+          continue;
+        for (int64_t s = p.plan.lo; s <= p.plan.hi; ++s) {
+          int64_t heap = p.plan.heapAt(s);
+          fit.planned.push_back({s, heap, lowerBound(p.plan.problemAt(s)),
+                                 false, heap <= budget});
+          ++fit.candidates;
+        }
+      }
+    }
     return llvm::Error::success();
   }
 

@@ -12,6 +12,9 @@
 #include "coreai-plan/Manifest.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <map>
+#include <set>
 #include "llvm/Support/raw_ostream.h"
 
 namespace coreai::cli {
@@ -74,6 +77,9 @@ llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
   for (const ManifestEntry &entry : manifest.entries)
     if (entry.planned.entry == name && entry.planned.chunk == chunk)
       return entry.planned.plan.heap;
+  for (const ManifestParametric &p : manifest.parametric)
+    if (p.entry == name && p.plan.contains(chunk))
+      return p.plan.heapAt(chunk);
   return bad("the manifest has no entry @" + name +
              " at S=" + llvm::Twine(chunk));
 }
@@ -91,6 +97,47 @@ void reportOverflow(const PlannedEntry &e, const HeapOverflow &overflow,
                       b.end,
                       origin.location.empty() ? "" : ", at " + origin.location);
 }
+/// The manifest's entries, and with --chunk S the parametric plans
+/// instantiated at S for entry points that have no entry at S. An S
+/// outside every range (and listed nowhere) is an error.
+llvm::Expected<std::vector<PlannedEntry>>
+entriesToReplay(const Manifest &manifest) {
+  std::vector<PlannedEntry> entries;
+  for (const ManifestEntry &entry : manifest.entries)
+    entries.push_back(entry.planned);
+  if (chunkFilter < 0)
+    return entries;
+  llvm::StringRef wanted = llvm::StringRef(entryFilter).ltrim('@');
+  std::map<std::string, std::string> ranges; // entry -> ranges, for errors
+  std::set<std::string> covered;
+  for (const PlannedEntry &e : entries)
+    if (e.chunk == chunkFilter)
+      covered.insert(e.entry);
+  for (const ManifestParametric &p : manifest.parametric) {
+    if (!wanted.empty() && p.entry != wanted)
+      continue;
+    std::string &text = ranges[p.entry];
+    text += llvm::formatv("{0}[{1}, {2}]", text.empty() ? "" : " ",
+                          p.plan.lo, p.plan.hi);
+    if (covered.count(p.entry))
+      continue;
+    if (std::optional<PlannedEntry> at = instantiate(manifest, p, chunkFilter)) {
+      covered.insert(p.entry);
+      entries.push_back(std::move(*at));
+    }
+  }
+  for (const auto &[entry, text] : ranges)
+    if (!covered.count(entry))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          llvm::formatv("S={0} is outside the parametric plan of @{1} in "
+                        "'{2}' (S in {3})",
+                        chunkFilter.getValue(), entry, manifestPath.getValue(),
+                        text)
+              .str());
+  return entries;
+}
+
 } // namespace
 
 int runCheckHeap() {
@@ -105,6 +152,10 @@ int runCheckHeap() {
   if (!total)
     return fail(InputError, total.takeError());
   heapTotal = *total;
+  llvm::Expected<std::vector<PlannedEntry>> entries =
+      entriesToReplay(*manifest);
+  if (!entries)
+    return fail(InputError, entries.takeError());
 
   llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
                                 "manifest's bundle heap is {2}\n",
@@ -113,8 +164,7 @@ int runCheckHeap() {
   TextTable table({"entry", "S", "needs", "result"},
                   {false, true, true, false});
   int checked = 0, overflows = 0;
-  for (const ManifestEntry &entry : manifest->entries) {
-    const PlannedEntry &e = entry.planned;
+  for (const PlannedEntry &e : *entries) {
     if (!selected(e))
       continue;
     ++checked;

@@ -41,6 +41,12 @@ cl::opt<std::string>
                           "entry point; default 1,16,32,64)"),
                  cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
                  cl::sub(fitCommand));
+cl::opt<bool> parametricOption(
+    "parametric",
+    cl::desc("With a range A..B: plan each dynamic entry point once for the "
+             "whole range (as plan --chunks A..B does) and answer every S "
+             "from its heap expression"),
+    cl::sub(fitCommand));
 
 llvm::Expected<int64_t> parseHeapTotal(llvm::StringRef text) {
   auto bad = [&](const llvm::Twine &why) {
@@ -82,7 +88,9 @@ std::string describeSizes(const EntryFit &fit) {
   std::vector<int64_t> sizes = fit.fitting();
   if (sizes.empty())
     return "none";
-  if (fit.bisected && sizes.size() > 2)
+  bool contiguous = !sizes.empty() && sizes.back() - sizes.front() + 1 ==
+                                          int64_t(sizes.size());
+  if ((fit.bisected || (fit.parametric && contiguous)) && sizes.size() > 2)
     return llvm::formatv("{0}..{1}", sizes.front(), sizes.back()).str();
   return joinSizes(sizes);
 }
@@ -104,6 +112,10 @@ void printVerdict(const EntryFit &fit, int64_t budget, llvm::raw_ostream &os) {
                         smallest->heap - budget);
   }
   os << "\n";
+  if (fit.parametric)
+    os << llvm::formatv("  from the parametric plan's heap at each of {0} "
+                        "sizes\n",
+                        fit.planned.size());
   if (fit.bisected)
     os << llvm::formatv("  bisected: planned {0} of {1} sizes, assuming the "
                         "heap grows with S\n",
@@ -129,10 +141,19 @@ void printFit(const BundleFit &fit, llvm::raw_ostream &os) {
                   {false, true, true, true, false});
   bool unproven = false;
   for (const EntryFit &entry : fit.entries)
-    for (const FitPoint &p : entry.planned) {
+    for (size_t i = 0; i < entry.planned.size(); ++i) {
+      const FitPoint &p = entry.planned[i];
+      // A parametric answer covers every S: show the ends and where the
+      // answer changes.
+      bool edge = i == 0 || i + 1 == entry.planned.size() ||
+                  entry.planned[i - 1].fits != p.fits ||
+                  entry.planned[i + 1].fits != p.fits;
+      if (entry.parametric && !edge)
+        continue;
       // A heap over the budget is a proven "no" when it is optimal or the
       // lower bound is over too; otherwise a longer search might fit.
-      bool proven = p.fits || p.optimal || p.lowerBound > budget;
+      bool proven =
+          p.fits || p.optimal || p.lowerBound > budget || entry.parametric;
       unproven |= !proven;
       std::string fits = p.fits ? "yes" : "no";
       if (!proven)
@@ -172,6 +193,7 @@ llvm::json::Value fitJson(const BundleFit &result) {
         {"largest_fitting", sizes.empty() ? llvm::json::Value(nullptr)
                                           : llvm::json::Value(sizes.back())},
         {"bisected", fit.bisected},
+        {"parametric", fit.parametric},
         {"monotone", !fit.notMonotone().has_value()},
     });
   }
@@ -200,6 +222,9 @@ int runFit() {
     return fail(InputError, request.takeError());
   if (reporting.quiet && reporting.json)
     return fail(InputError, "--quiet and --json exclude each other");
+  if (parametricOption && !chunks->range)
+    return fail(InputError, "--parametric needs a range --chunks A..B");
+  request->parametric = parametricOption;
 
   // The budget is the heap total, or the target's own limit when smaller;
   // a heap over it is an answer here, not an error.

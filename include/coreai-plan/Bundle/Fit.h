@@ -43,6 +43,9 @@ struct EntryFit {
   /// Sizes a bisection did not plan, with what monotonicity implies.
   std::vector<std::pair<int64_t, bool>> inferred;
   bool bisected = false;
+  /// Answered from a parametric plan: `planned` holds every S of the
+  /// range, each heap evaluated from the plan's expression.
+  bool parametric = false;
   size_t candidates = 0; ///< sizes tried or inferred
 
   /// Every S that fits, planned or inferred, ascending.
@@ -66,7 +69,9 @@ int64_t fitBudget(const Target &target, int64_t heapTotal);
 
 /// Plans the entry points of `request` at the chunk sizes needed to say
 /// which S fit in `budget` bytes; with `range`, dynamic entry points are
-/// bisected over request.chunks (ascending, contiguous). A heap over the
+/// bisected over request.chunks (ascending, contiguous), or with
+/// request.parametric planned once for the whole range and answered at
+/// every S from the plan's heap expression. A heap over the
 /// budget is an answer here, not an error: the request's maxHeap is
 /// ignored.
 llvm::Expected<BundleFit> fitBundle(PlanRequest request, int64_t budget,
