@@ -196,9 +196,8 @@ planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
     const Buffer &b = referenceBuffers->problem.buffers[i];
     std::optional<SizeExpr> size = fitSizeExpr(job.lo, sizes[i]);
     if (!size)
-      return bad(job.lo, "the size of buffer " + b.id + " (" +
-                             referenceBuffers->origins[i].value +
-                             ") is not a polynomial of degree at most two "
+      return bad(job.lo, "the size of buffer " + b.id +
+                             " is not a polynomial of degree at most two "
                              "in " +
                              job.chunkSymbol);
     buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}});

@@ -407,7 +407,12 @@ Planner::planParametric(const PlanJob &job) {
   llvm::Expected<ParametricFunction> planned =
       planParametricFunction(job, options, *current->planned, observer);
   if (!planned)
-    return planned.takeError();
+    return llvm::handleErrors(
+        planned.takeError(), [&](const BundleError &error) -> llvm::Error {
+          if (error.message.empty()) // printed at the op already
+            return bundleError(error.kind, "");
+          return bundleError(error.kind, current->path + ": " + error.message);
+        });
   mlir::func::FuncOp source = job.source;
   // Lowest range first, as a runtime would search them.
   for (auto piece = planned->pieces.rbegin(); piece != planned->pieces.rend();
