@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""One plan for every S (issue 17): for each dynamic graph, the heap of the
+parametric plan (`coreai-plan plan --chunks 1..64`) beside the heap of a plan
+made for that S alone (`--chunks S`), at S = 1, 7, 16, 23, 32, 50, 64, and
+the size of the manifest of the parametric plan against the manifest of the
+four per-S plans 1,16,32,64.
+
+    bench/parametric.py [--build BUILD_DIR] [--shared SHARED_DIR] [--update]
+
+Target h18p (alignment 256, every reuse technique on). Prints the table as
+Markdown; --update rewrites the `parametric` section of docs/benchmarks.md.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RANGE = (1, 64)
+SHOWN = [1, 7, 16, 23, 32, 50, 64]
+LISTED = [1, 16, 32, 64]
+
+
+def plan(tool, graph, chunks, out):
+    """The --json summary of one `coreai-plan plan` run, and its seconds."""
+    started = time.time()
+    r = subprocess.run([tool, "plan", graph, "--target", "h18p", "--chunks",
+                        chunks, "-o", out, "--json"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"parametric.py: {os.path.basename(graph)} --chunks {chunks}:"
+                 f" {r.stderr.strip()[:300]}")
+    return json.loads(r.stdout), time.time() - started
+
+
+def graphs(shared):
+    found = []
+    for folder in ("graphs", os.path.join("graphs", "tiny")):
+        path = os.path.join(shared, folder)
+        if os.path.isdir(path):
+            found += [os.path.join(path, n) for n in sorted(os.listdir(path))
+                      if ".dyn." in n and n.endswith(".mlir")]
+    found.append(os.path.join(ROOT, "test", "lit", "parametric", "Inputs",
+                              "crossover.mlir"))
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--shared", default=os.environ.get(
+        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
+    parser.add_argument("--update", action="store_true")
+    args = parser.parse_args()
+    tool = os.path.join(args.build, "bin", "coreai-plan")
+
+    heap_rows, size_rows = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for graph in graphs(args.shared):
+            name = os.path.basename(graph)
+            out = os.path.join(tmp, name)
+            summary, seconds = plan(tool, graph, f"{RANGE[0]}..{RANGE[1]}",
+                                    out + ".range")
+            heaps, pieces, terms, buffers = {}, [], 0, 0
+            for p in summary["parametric"]:
+                pieces.append(f"[{p['lo']}, {p['hi']}]")
+                terms += p["terms"]
+                buffers = p["buffers"]
+                for i, h in enumerate(p["heaps"]):
+                    heaps[p["lo"] + i] = h
+            alone, _ = plan(tool, graph, ",".join(map(str, SHOWN)),
+                            out + ".alone")
+            own = {e["S"]: e["heap"] for e in alone["entries"]}
+            for s in SHOWN:
+                above = (heaps[s] - own[s]) / own[s] * 100
+                heap_rows.append((name, s, heaps[s], own[s], above))
+            listed, _ = plan(tool, graph, ",".join(map(str, LISTED)),
+                             out + ".listed")
+            size_rows.append((
+                name, buffers, " ".join(pieces), terms, seconds,
+                os.path.getsize(os.path.join(out + ".range", "plan.manifest")),
+                os.path.getsize(os.path.join(out + ".listed",
+                                             "plan.manifest"))))
+
+    lines = [
+        "Target h18p (alignment 256, every reuse technique on). `parametric` "
+        f"is the heap of the one plan for S in [{RANGE[0]}, {RANGE[1]}] "
+        "(`coreai-plan plan --chunks 1..64`) at S, `alone` the heap of "
+        "`coreai-plan plan --chunks S`. crossover.mlir is the hand-written "
+        "test graph whose sizes cross over at S=32 "
+        "(test/lit/parametric/Inputs).",
+        "",
+        "| graph | S | parametric | alone | above |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for name, s, heap, own, above in heap_rows:
+        lines.append(f"| {name} | {s} | {heap:,} | {own:,} | {above:.2f} % |")
+    lines += [
+        "",
+        "Manifest bytes (FlatBuffers `plan.manifest`): the parametric plan "
+        "(its expressions and the instance at S=64) against the four per-S "
+        "plans 1,16,32,64. `pieces`: the ranges with a plan of their own "
+        "(cut where one plan is more than 2 % above the lower bound); "
+        "`terms`: max terms over every offset and the heap; `time`: the "
+        "whole `plan --chunks 1..64` run (verifier and replay at all 64 S).",
+        "",
+        "| graph | buffers | pieces | terms | time | parametric manifest | "
+        "4 per-S plans | ratio |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for name, buffers, pieces, terms, seconds, param, listed in size_rows:
+        lines.append(f"| {name} | {buffers:,} | {pieces} | {terms:,} | "
+                     f"{seconds:.1f} s | {param:,} | {listed:,} | "
+                     f"{param / listed:.2f} |")
+    table = "\n".join(lines)
+    print(table)
+    if args.update:
+        path = os.path.join(ROOT, "docs", "benchmarks.md")
+        with open(path) as f:
+            text = f.read()
+        begin, end = "<!-- BEGIN parametric -->", "<!-- END parametric -->"
+        section = f"{begin}\n{table}\n{end}"
+        if begin in text:
+            text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
+                          lambda _: section, text, flags=re.S)
+        else:
+            text = text.rstrip("\n") + "\n\n## One plan for every S " \
+                "(issue 17, `bench/parametric.py`)\n\n" + section + "\n"
+        with open(path + ".tmp", "w") as f:
+            f.write(text)
+        os.replace(path + ".tmp", path)
+
+
+if __name__ == "__main__":
+    main()
