@@ -246,6 +246,13 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
       job.lo = request.chunks.front();
       job.hi = request.chunks.back();
       job.chunkSymbol = *symbol;
+      if (job.hi - job.lo >= kMaxParametricSpan)
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            llvm::formatv("--chunks {0}..{1} spans more than {2} sizes, the "
+                          "most one plan for every S may cover",
+                          job.lo, job.hi, kMaxParametricSpan)
+                .str());
       for (int64_t end : {job.lo, job.hi})
         if (llvm::Error error = checkRange(func, *symbol, end, *ranges))
           return error;
