@@ -311,9 +311,23 @@ std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
   for (uint32_t i : plan.heapTerms)
     if (i >= n)
       return std::string("a heap term names no buffer");
-  for (int64_t s = plan.lo; s <= plan.hi; ++s)
+  for (int64_t s = plan.lo; s <= plan.hi; ++s) {
+    // Every offset is at most the sum of the sizes and paddings below it:
+    // bounding that sum keeps the evaluation far from overflow.
+    Wide total = 0;
+    for (const ParametricBuffer &b : plan.buffers) {
+      Wide size = evaluate(b.size, s);
+      if (size < 0 || size > kLargest)
+        return "buffer " + b.id + ": size out of range at S=" +
+               std::to_string(s);
+      total += size + b.alignment;
+    }
+    if (total > Wide(kLargest) * 64)
+      return "the buffers' sizes add up beyond range at S=" +
+             std::to_string(s);
     if (auto violation = verifyParametricAt(plan, s, plan.problemAt(s)))
       return violation;
+  }
   return std::nullopt;
 }
 

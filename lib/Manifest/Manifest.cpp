@@ -235,6 +235,15 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
     if (auto violation = verifyParametricPlan(p.plan))
       return invalid(source, where + ": " + *violation);
   }
+  for (size_t i = 0; i < manifest.parametric.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      const ManifestParametric &a = manifest.parametric[i],
+                               &b = manifest.parametric[j];
+      if (a.entry == b.entry && a.plan.lo <= b.plan.hi &&
+          b.plan.lo <= a.plan.hi)
+        return invalid(source, "two parametric plans of '" + a.entry +
+                                   "' cover the same S");
+    }
   int64_t expected = bundleHeapOf(manifest);
   if (manifest.bundleHeap != expected)
     return invalid(source, llvm::formatv("bundle heap {0} is not the largest "

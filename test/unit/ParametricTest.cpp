@@ -172,6 +172,25 @@ TEST_CASE("random parametric plans verify at every S", "[parametric]") {
   }
 }
 
+TEST_CASE("sizes negative inside the range are refused", "[parametric]") {
+  // Positive at both ends (71 bytes at S=1 and S=19), negative from S=7.
+  std::vector<ParametricBuffer> buffers = {
+      {"dip", 0, 1, 1, expr({90, -20, 1}), {}}};
+  auto plan = buildParametricPlan(1, 19, buffers, {0});
+  REQUIRE_FALSE(bool(plan));
+  CHECK(llvm::toString(plan.takeError()).find("negative at S=7") !=
+        std::string::npos);
+  ParametricPlan forged;
+  forged.lo = 1;
+  forged.hi = 19;
+  forged.buffers = buffers;
+  forged.order = {0};
+  forged.heapTerms = {0};
+  auto violation = verifyParametricPlan(forged);
+  REQUIRE(violation);
+  CHECK(violation->find("size out of range at S=7") != std::string::npos);
+}
+
 TEST_CASE("largest fitting S is read off the heap expression",
           "[parametric]") {
   std::vector<ParametricBuffer> buffers = crossing();
@@ -222,6 +241,15 @@ TEST_CASE("a manifest's parametric section round-trips and is checked",
     CHECK_FALSE(verifyPlan(at23->problem, at23->plan));
     CHECK_FALSE(instantiate(*read, read->parametric[0], 65));
   }
+
+  // Two pieces of one entry point may not cover the same S.
+  Manifest twice = m;
+  twice.parametric.push_back(twice.parametric.front());
+  twice.parametric.back().plan.lo = 64;
+  auto reread = readManifest(writeManifestJson(twice), "twice");
+  REQUIRE_FALSE(bool(reread));
+  CHECK(llvm::toString(reread.takeError()).find("cover the same S") !=
+        std::string::npos);
 
   // A reader checks every S: a manifest whose expressions overlap at some
   // S is rejected.
