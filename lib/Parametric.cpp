@@ -120,6 +120,13 @@ std::optional<int64_t> ParametricPlan::largestFitting(int64_t budget) const {
   return std::nullopt;
 }
 
+std::optional<SizeExpr> ParametricPlan::heapPolynomial() const {
+  std::vector<int64_t> heaps;
+  for (int64_t s = lo; s <= hi; ++s)
+    heaps.push_back(heapAt(s));
+  return fitSizeExpr(lo, heaps);
+}
+
 size_t ParametricPlan::termCount() const {
   size_t terms = heapTerms.size();
   for (const ParametricBuffer &b : buffers)

@@ -89,6 +89,9 @@ struct ParametricPlan {
   BufferProblem problemAt(int64_t s) const;
   /// The largest S in the range whose heap fits in `budget`, if any.
   std::optional<int64_t> largestFitting(int64_t budget) const;
+  /// The heap as a polynomial of degree at most two in S when it is one
+  /// over the whole range (alignment rounding can make it otherwise).
+  std::optional<SizeExpr> heapPolynomial() const;
   /// Number of max terms over all offsets (the expression's size).
   size_t termCount() const;
 };

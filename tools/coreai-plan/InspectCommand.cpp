@@ -138,6 +138,25 @@ void printEntries(const Manifest &m, llvm::raw_ostream &os) {
                yesNo(e.plan.optimal), e.plan.algorithm});
   }
   table.print(os);
+  if (m.parametric.empty())
+    return;
+  os << "\n";
+  TextTable parametric({"entry", "S", "buffers", "max terms", "heap at lo",
+                        "heap at hi", "max heap", "heap"},
+                       {false, false, true, true, true, true, true, false});
+  for (const ManifestParametric &p : m.parametric) {
+    std::optional<SizeExpr> heap = p.plan.heapPolynomial();
+    parametric.add(
+        {"@" + p.entry,
+         llvm::formatv("{0}..{1}", p.plan.lo, p.plan.hi).str(),
+         std::to_string(p.plan.buffers.size()),
+         std::to_string(p.plan.termCount()),
+         std::to_string(p.plan.heapAt(p.plan.lo)),
+         std::to_string(p.plan.heapAt(p.plan.hi)),
+         std::to_string(maxHeapOf(p.plan)),
+         heap ? heap->str() : std::string("not a polynomial")});
+  }
+  parametric.print(os);
 }
 
 void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {

@@ -96,6 +96,13 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
                         plan.heapAt(plan.lo), plan.heapAt(plan.hi),
                         maxHeapOf(plan), plan.buffers.size(),
                         plan.termCount());
+    // Through one or two sizes any heap is a polynomial: not news.
+    std::optional<SizeExpr> heap;
+    if (plan.hi - plan.lo >= 2)
+      heap = plan.heapPolynomial();
+    if (heap)
+      os << llvm::formatv("  heap = {0} bytes at every S in [{1}, {2}]\n",
+                          heap->str(), plan.lo, plan.hi);
   }
   os << "bundle heap " << bytesWithMiB(manifest.bundleHeap);
   if (largest)
