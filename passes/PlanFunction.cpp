@@ -378,8 +378,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   return entry;
 }
 
-FailureOr<PlannedEntry> applyPlan(func::FuncOp func, FunctionBuffers buffers,
-                                  Plan plan,
+FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
+                                  FunctionBuffers buffers, Plan plan,
                                   const FunctionPlanOptions &options) {
   clearAnnotations(func);
   annotateOps(buffers, plan);
@@ -391,7 +391,10 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, FunctionBuffers buffers,
   entry.origins = std::move(buffers.origins);
   entry.plan = std::move(plan);
   annotateFunction(func, entry, /*inPlace=*/false, std::nullopt);
-  if (mlir::failed(verifyReplay(func))) {
+  ReplayOptions replayOptions;
+  replayOptions.alignment = options.liveness.alignment;
+  replayOptions.original = original;
+  if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
         << func.getSymName() << " is unsound (replay above)";
     return mlir::failure();

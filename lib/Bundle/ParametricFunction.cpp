@@ -160,12 +160,17 @@ planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
   size_t count = referenceBuffers->problem.buffers.size();
   size_t span = size_t(job.hi - job.lo + 1);
   std::vector<std::vector<int64_t>> sizes(count, std::vector<int64_t>(span));
+  // With `original`, also a copy of the specialised clone before its ops
+  // move, for the replay's dataflow check.
   auto buffersAt =
-      [&](int64_t s, llvm::StringRef cloneName)
+      [&](int64_t s, llvm::StringRef cloneName,
+          mlir::OwningOpRef<mlir::func::FuncOp> *original = nullptr)
       -> llvm::Expected<std::pair<mlir::func::FuncOp, FunctionBuffers>> {
     auto clone = specialiser.cloneAt(s, cloneName);
     if (mlir::failed(clone))
       return bundleError(PlanFailure::BadInput, "");
+    if (original)
+      *original = clone->clone();
     specialiser.order(*clone);
     mlir::FailureOr<FunctionBuffers> buffers =
         computeBuffers(*clone, options.liveness);
@@ -261,7 +266,8 @@ planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
     bool keep = llvm::is_contained(job.instances, s);
     std::string cloneName =
         keep ? llvm::formatv("{0}__s{1}", name, s).str() : name + "__check";
-    auto at = buffersAt(s, cloneName);
+    mlir::OwningOpRef<mlir::func::FuncOp> original;
+    auto at = buffersAt(s, cloneName, &original);
     if (!at)
       return at.takeError();
     auto [clone, functionBuffers] = std::move(*at);
@@ -276,8 +282,9 @@ planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
     instance.algorithm = "parametric";
     FunctionPlanOptions instanceOptions = options;
     instanceOptions.chunk = s;
-    mlir::FailureOr<PlannedEntry> entry = applyPlan(
-        clone, std::move(functionBuffers), std::move(instance), instanceOptions);
+    mlir::FailureOr<PlannedEntry> entry =
+        applyPlan(clone, *original, std::move(functionBuffers),
+                  std::move(instance), instanceOptions);
     if (mlir::failed(entry))
       return internal("");
     if (options.maxHeap > 0 && entry->plan.heap > options.maxHeap) {

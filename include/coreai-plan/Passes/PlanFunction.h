@@ -108,10 +108,12 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
 
 /// Annotates `func` with a plan made elsewhere for `buffers` (computed from
 /// `func` in its current op order with `options.liveness`) and runs the
-/// replay on it, as planFunction does for its own plan. The parametric
-/// planner uses it for the plan it instantiates at each S. Fails (an error
-/// at the function) when the replay rejects the plan.
+/// replay on it, as planFunction does for its own plan, including the
+/// dataflow check against `original` (the function before its ops were
+/// moved). The parametric planner uses it for the plan it instantiates at
+/// each S. Fails (an error at the function) when the replay rejects it.
 mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
+                                        mlir::func::FuncOp original,
                                         FunctionBuffers buffers, Plan plan,
                                         const FunctionPlanOptions &options);
 
