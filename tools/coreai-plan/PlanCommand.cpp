@@ -23,6 +23,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace coreai::cli {
 
 llvm::cl::SubCommand
@@ -105,9 +107,19 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
                           heap->str(), plan.lo, plan.hi);
   }
   os << "bundle heap " << bytesWithMiB(manifest.bundleHeap);
+  // A parametric plan can set it at an S that has no entry of its own.
+  std::optional<std::pair<std::string, int64_t>> setBy;
   if (largest)
-    os << llvm::formatv(", set by @{0} at S={1}", largest->planned.entry,
-                        largest->planned.chunk);
+    setBy = {largest->planned.entry, largest->planned.chunk};
+  int64_t top = largest ? largest->planned.plan.heap : -1;
+  for (const ManifestParametric &p : manifest.parametric)
+    for (int64_t s = p.plan.lo; s <= p.plan.hi; ++s)
+      if (p.plan.heapAt(s) > top) {
+        top = p.plan.heapAt(s);
+        setBy = {p.entry, s};
+      }
+  if (setBy)
+    os << llvm::formatv(", set by @{0} at S={1}", setBy->first, setBy->second);
   os << "\n";
 }
 
