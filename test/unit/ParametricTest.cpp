@@ -90,7 +90,7 @@ TEST_CASE("crossing sizes keep a max of two terms, valid at every S",
     CHECK(plan->heapAt(s) == heapOf(plan->problemAt(s), plan->offsetsAt(s)));
 }
 
-TEST_CASE("the offsets of one S do not serve another; the expressions do",
+TEST_CASE("the offsets of one S do not serve another, the expressions do",
           "[parametric]") {
   // Tries to break the construction: the best plan at S=1 reused as fixed
   // offsets overlaps at S=64, where the sizes have crossed.
