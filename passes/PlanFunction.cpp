@@ -382,7 +382,8 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
                                   FunctionBuffers buffers, Plan plan,
                                   const FunctionPlanOptions &options) {
   clearAnnotations(func);
-  annotateOps(buffers, plan);
+  // No output is lent: the parametric planner plans without borrowing.
+  annotateOps(buffers, plan, BinAssignment());
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;

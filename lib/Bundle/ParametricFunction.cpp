@@ -112,8 +112,14 @@ std::optional<std::string> sameBuffers(const FunctionBuffers &reference,
 } // namespace
 
 llvm::Expected<ParametricFunction>
-planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,
+planParametricFunction(const PlanJob &job,
+                       const FunctionPlanOptions &requested,
                        mlir::ModuleOp planned, PlanObserver *observer) {
+  // Borrowing outputs' storage (issue 14) is switched off for parametric
+  // plans: its capacity and availability per output would need expressions
+  // of S too.
+  FunctionPlanOptions options = requested;
+  options.liveness.borrowOutputs = false;
   ParametricFunction result;
   Specialiser specialiser(job, planned);
   specialiser.symbol = job.chunkSymbol;
