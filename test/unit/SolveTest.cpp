@@ -88,6 +88,11 @@ TEST_CASE("the greedy baselines differ only by strategy, not by chance",
   std::mt19937_64 rng(99);
   BufferProblem problem = randomProblem(rng, 200, 100, 1000, 2);
   for (Algorithm algorithm : allAlgorithms()) {
+    // best's exact search stops at a time limit, so two runs may differ
+    // under load; its determinism under a node budget is tested in
+    // ExactTest ([minimise]).
+    if (algorithm == Algorithm::Best)
+      continue;
     SolveResult first = solve(problem, {algorithm, 100});
     SolveResult second = solve(problem, {algorithm, 100});
     REQUIRE(first.plan);
