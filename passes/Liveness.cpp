@@ -490,10 +490,8 @@ FunctionBuffers LivenessBuilder::buildProblem() {
 }
 
 FailureOr<FunctionBuffers> LivenessBuilder::run() {
-  if (options.alignment <= 0 ||
-      (options.alignment & (options.alignment - 1)) != 0)
-    return func.emitError("alignment ")
-           << options.alignment << " is not a power of two";
+  // Front ends check the user's value (checkPlanOptions).
+  assert(isValidAlignment(options.alignment) && "alignment not checked");
   if (func.isDeclaration())
     return func.emitError("@") << func.getSymName()
                                << " is a declaration: nothing to plan";

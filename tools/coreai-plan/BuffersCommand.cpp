@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Import/ExportArchive.h"
@@ -40,15 +41,14 @@ namespace cl = llvm::cl;
 cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                cl::desc("<MODEL.mlir or .mlirbc>"),
                                cl::sub(buffersCommand));
-cl::opt<std::string>
-    algorithmOption("algorithm",
-                    cl::desc("naive | greedy-by-size | greedy-by-breadth | "
-                             "best-fit | best"),
-                    cl::init("best"), cl::sub(buffersCommand));
+cl::opt<Algorithm> algorithm("algorithm",
+                             cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+                             cl::init(Algorithm::Best), algorithmValues(),
+                             cl::sub(buffersCommand));
 cl::opt<int64_t> alignment("alignment",
                            cl::desc("Offset alignment of every buffer in "
                                     "bytes (power of two)"),
-                           cl::init(64), cl::sub(buffersCommand));
+                           cl::init(defaultAlignment), cl::sub(buffersCommand));
 cl::opt<bool> inPlace("in-place",
                       cl::desc("Let elementwise ops write into an operand "
                                "that dies there (reports the heap saved)"),
@@ -83,9 +83,11 @@ cl::list<std::string> functionNames("function",
                                     cl::value_desc("NAME"),
                                     cl::sub(buffersCommand));
 cl::opt<int64_t> timeLimitMs("time-limit-ms",
-                             cl::desc("Budget of the exact search per "
-                                      "function (algorithm best)"),
-                             cl::init(10000), cl::sub(buffersCommand));
+                             cl::desc("Cap on the search per function (ms; "
+                                      "it stops earlier once the heap is "
+                                      "proven minimal)"),
+                             cl::init(defaultTimeLimitMs),
+                             cl::sub(buffersCommand));
 cl::opt<int64_t> maxHeap("max-heap",
                          cl::desc("Exit with code 2 when a heap exceeds N "
                                   "bytes"),
@@ -193,15 +195,20 @@ llvm::Error writeProblems(llvm::ArrayRef<Row> rows) {
 } // namespace
 
 int runBuffers() {
-  auto algorithm = parseAlgorithmOption(algorithmOption);
-  if (!algorithm)
-    return fail(InputError, algorithm.takeError());
-  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
-    return fail(InputError, "--alignment must be a power of two, got " +
-                                llvm::Twine(alignment.getValue()));
-  if (timeLimitMs < 0 || maxHeap < 0)
-    return fail(InputError,
-                "--time-limit-ms and --max-heap must not be negative");
+  FunctionPlanOptions options;
+  options.liveness.alignment = alignment;
+  options.liveness.inPlace = inPlace;
+  options.liveness.outputsInHeap = outputsInHeap;
+  options.liveness.inPlaceSoftmax = inPlaceSoftmax;
+  options.liveness.outputPlacement = outputPlacement;
+  options.liveness.statePlacement = statePlacement;
+  options.liveness.borrowOutputs = borrowOutputs;
+  options.reorder = reorder;
+  options.solve.algorithm = algorithm;
+  options.solve.timeLimitMs = timeLimitMs;
+  options.maxHeap = maxHeap;
+  if (llvm::Error error = checkPlanOptions(options))
+    return fail(InputError, std::move(error));
 
   mlir::DialectRegistry registry;
   coreai::registerInputDialects(registry);
@@ -226,19 +233,6 @@ int runBuffers() {
   auto functions = selectFunctions(*module);
   if (!functions)
     return fail(InputError, functions.takeError());
-
-  FunctionPlanOptions options;
-  options.liveness.alignment = alignment;
-  options.liveness.inPlace = inPlace;
-  options.liveness.outputsInHeap = outputsInHeap;
-  options.liveness.inPlaceSoftmax = inPlaceSoftmax;
-  options.liveness.outputPlacement = outputPlacement;
-  options.liveness.statePlacement = statePlacement;
-  options.liveness.borrowOutputs = borrowOutputs;
-  options.reorder = reorder;
-  options.solve.algorithm = *algorithm;
-  options.solve.timeLimitMs = timeLimitMs;
-  options.maxHeap = maxHeap;
 
   std::vector<Row> rows;
   int exitCode = Success;

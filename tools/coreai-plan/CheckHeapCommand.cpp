@@ -10,6 +10,7 @@
 
 #include "coreai-plan/HeapReplay.h"
 #include "coreai-plan/Manifest.h"
+#include "coreai-plan/Options.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,7 +27,8 @@ llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
                                         llvm::cl::sub(checkHeapCommand));
 llvm::cl::opt<std::string> heapTotalOption(
     "heap-total", llvm::cl::Required,
-    llvm::cl::desc("Size of the runtime's heap: N bytes, `bundle` (the "
+    llvm::cl::desc("Size of the runtime's heap: N bytes (145920, 64MiB), "
+                   "`bundle` (the "
                    "manifest's bundle heap) or ENTRY:S (the heap the "
                    "manifest records for that entry point at S, e.g. "
                    "main:1, the heap a runtime sized for decode would have)"),
@@ -59,14 +61,11 @@ llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bad --heap-total '" + text + "': " + why);
   };
-  int64_t bytes;
-  if (!text.getAsInteger(10, bytes)) {
-    if (bytes <= 0)
-      return bad("must be a positive number of bytes");
-    return bytes;
-  }
   if (text == "bundle")
     return manifest.bundleHeap;
+  // A size in bytes, as `fit` takes it, unless it names an entry point.
+  if (!text.contains(':'))
+    return parseByteSize(text, "--heap-total");
   auto [name, chunkText] = text.ltrim('@').rsplit(':');
   int64_t chunk;
   if (chunkText.empty() || chunkText.getAsInteger(10, chunk))

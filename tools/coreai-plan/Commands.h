@@ -46,9 +46,6 @@ int runFit();
 extern llvm::cl::SubCommand importCommand;
 int runImport();
 
-/// The algorithm an --algorithm value names, or an error listing them.
-llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);
-
 /// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
 int fail(ExitCode code, const llvm::Twine &message);
 /// The same for an llvm::Error (consumed).

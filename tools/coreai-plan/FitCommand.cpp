@@ -8,6 +8,7 @@
 #include "PlanningOptions.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Bundle/Fit.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -42,30 +43,6 @@ cl::opt<std::string>
                  cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
                  cl::sub(fitCommand));
 
-llvm::Expected<int64_t> parseHeapTotal(llvm::StringRef text) {
-  auto bad = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "bad --heap-total '" + text + "': " + why);
-  };
-  llvm::StringRef number = text.trim();
-  int64_t unit = 1;
-  for (auto [suffix, scale] :
-       {std::pair<llvm::StringRef, int64_t>{"KiB", int64_t(1) << 10},
-        {"MiB", int64_t(1) << 20},
-        {"GiB", int64_t(1) << 30}})
-    if (number.consume_back(suffix)) {
-      unit = scale;
-      break;
-    }
-  int64_t value;
-  if (number.trim().getAsInteger(10, value))
-    return bad("expected a number of bytes, e.g. 145920 or 64MiB");
-  if (value <= 0)
-    return bad("the heap total must be positive");
-  if (value > INT64_MAX / unit)
-    return bad("too large");
-  return value * unit;
-}
 
 //===----------------------------------------------------------------------===//
 // Reporting
@@ -188,7 +165,8 @@ int runFit() {
   if (!heapTotalOption.getNumOccurrences())
     return fail(InputError, "fit needs --heap-total N, the runtime's heap "
                             "size in bytes");
-  llvm::Expected<int64_t> heapTotal = parseHeapTotal(heapTotalOption);
+  llvm::Expected<int64_t> heapTotal =
+      parseByteSize(heapTotalOption, "--heap-total");
   if (!heapTotal)
     return fail(InputError, heapTotal.takeError());
   llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);

@@ -15,14 +15,6 @@ int fail(ExitCode code, const llvm::Twine &message) {
   return code;
 }
 
-llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name) {
-  if (auto algorithm = parseAlgorithm(name))
-    return *algorithm;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown --algorithm '" + name + "' (" +
-                                     algorithmList() + ")");
-}
-
 int fail(ExitCode code, llvm::Error error) {
   return fail(code, llvm::toString(std::move(error)));
 }

@@ -10,6 +10,7 @@
 #define COREAI_PLAN_PASSES_PLANFUNCTION_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Solve.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +22,7 @@ namespace coreai {
 
 struct LivenessOptions {
   /// Every buffer offset is a multiple of this (power of two).
-  int64_t alignment = 64;
+  int64_t alignment = defaultAlignment;
   /// Elementwise ops may write into an operand's buffer that dies there.
   bool inPlace = false;
   /// Softmax (a row at a time: every element of a row is read before any
@@ -89,6 +90,10 @@ struct FunctionPlanOptions {
   /// effect dependencies) when that lowers the heap.
   bool reorder = false;
 };
+
+/// The one check of option values a user typed (alignment, time limit,
+/// heap limit), for every front end: the CLI's flags and the passes'.
+llvm::Error checkPlanOptions(const FunctionPlanOptions &options);
 
 /// Why planFunction failed; the diagnostic itself went to the context.
 enum class PlanFailure {
