@@ -68,8 +68,12 @@ int64_t heapOf(const BufferProblem &problem,
   return heap;
 }
 
-double gap(int64_t heap, int64_t lowerBound) {
+double heapRatio(int64_t heap, int64_t lowerBound) {
   return lowerBound == 0 ? 1.0 : double(heap) / double(lowerBound);
+}
+
+double gap(int64_t heap, int64_t lowerBound) {
+  return heapRatio(heap, lowerBound) - 1.0;
 }
 
 } // namespace coreai

@@ -156,7 +156,7 @@ void printTable(llvm::ArrayRef<Row> rows, double parseMillis) {
         "{0,-16} {1,5} {2,8} {3,12} {4,12} {5,8:F4} {6,-17} {7,-7} {8,14} "
         "{9,9:F1}\n",
         "@" + e.entry, e.chunk, e.problem.buffers.size(), e.plan.lowerBound,
-        e.plan.heap, gap(e.plan.heap, e.plan.lowerBound), e.plan.algorithm,
+        e.plan.heap, heapRatio(e.plan.heap, e.plan.lowerBound), e.plan.algorithm,
         e.plan.optimal ? "yes" : "no", saved, row.millis);
   }
 }
@@ -253,7 +253,7 @@ int runBuffers() {
     else if (why == PlanFailure::BadInput && exitCode != InternalError)
       exitCode = InputError;
     else if (exitCode == Success)
-      exitCode = NotFound;
+      exitCode = AnswerNo;
   }
   if (exitCode == InputError || exitCode == InternalError)
     return exitCode;

@@ -135,7 +135,7 @@ int runCheckHeap() {
     llvm::outs() << llvm::formatv("{0} of {1} entries overflow a heap of {2} "
                                   "bytes\n",
                                   overflows, checked, heapTotal);
-    return NotFound;
+    return AnswerNo;
   }
   llvm::outs() << llvm::formatv("all {0} entries fit in {1} bytes\n", checked,
                                 heapTotal);

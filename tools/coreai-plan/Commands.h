@@ -19,7 +19,7 @@ namespace coreai::cli {
 enum ExitCode : int {
   Success = 0,
   InputError = 1,  ///< Bad input or usage: nothing was written.
-  NotFound = 2,    ///< Well-formed question, answer "no": no packing within
+  AnswerNo = 2,    ///< Well-formed question, answer "no": no packing within
                    ///< the capacity, heap overflow in check-heap, ...
   InternalError = 3, ///< A plan failed verification: a bug, never output.
 };

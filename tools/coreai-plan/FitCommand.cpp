@@ -135,7 +135,7 @@ llvm::json::Value fitJson(const BundleFit &result) {
   for (const EntryFit &fit : result.entries) {
     llvm::json::Array points;
     for (const FitPoint &p : fit.planned)
-      points.push_back(llvm::json::Object{{"S", p.chunk},
+      points.push_back(llvm::json::Object{{"chunk", p.chunk},
                                           {"heap", p.heap},
                                           {"lower_bound", p.lowerBound},
                                           {"optimal", p.optimal},
@@ -209,7 +209,7 @@ int runFit() {
       llvm::outs() << llvm::formatv("every entry point fits at some chunk "
                                     "size\n");
   }
-  return fit->allFit() ? Success : NotFound;
+  return fit->allFit() ? Success : AnswerNo;
 }
 
 } // namespace coreai::cli

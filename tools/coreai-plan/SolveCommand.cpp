@@ -56,10 +56,10 @@ llvm::cl::opt<std::string>
 void printSummary(const BufferProblem &problem, const Plan &plan) {
   llvm::outs() << llvm::formatv(
       "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
-      "gap          {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
+      "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
       "time         {6:F3} s\n",
       problem.buffers.size(), plan.lowerBound, plan.heap,
-      gap(plan.heap, plan.lowerBound), plan.algorithm,
+      heapRatio(plan.heap, plan.lowerBound), plan.algorithm,
       plan.optimal ? "proven" : "not proven", plan.seconds);
 }
 } // namespace
@@ -89,7 +89,7 @@ int runSolve() {
         problem->buffers.size(), lowerBound(*problem), capacity.getValue(),
         result.infeasibleProven ? "exists (proven)"
                                 : "was found within the time limit");
-    return NotFound;
+    return AnswerNo;
   }
   if (auto violation = verifyPlan(*problem, *result.plan))
     return fail(InternalError, "plan failed verification: " + *violation);

@@ -24,7 +24,7 @@ static ExitCode exitCodeOf(PlanFailure kind) {
   case PlanFailure::BadInput:
     return InputError;
   case PlanFailure::OverLimit:
-    return NotFound;
+    return AnswerNo;
   case PlanFailure::Internal:
     return InternalError;
   }

@@ -53,10 +53,6 @@ struct FunctionBuffers {
   std::vector<BufferOrigin> origins;
   std::vector<llvm::SmallVector<mlir::Value, 1>> values;
   std::vector<unsigned> owners;
-  /// Bytes of the results in-place reuse put into an operand's buffer
-  /// instead of a buffer of their own (0 without the option). The heap
-  /// saving is smaller or equal; planFunction measures it.
-  int64_t inPlaceSavedBytes = 0;
   /// Values (owners, not views) whose bytes live in storage the runtime
   /// binds: an output (`index` = result position) or a state argument
   /// (`index` = argument number). Only placements the options made.
@@ -66,10 +62,6 @@ struct FunctionBuffers {
     unsigned index;
   };
   std::vector<External> external;
-  /// Bytes of heap buffers output placement moved into outputs' storage,
-  /// and bytes of state updates written into their state's storage.
-  int64_t outputPlacedBytes = 0;
-  int64_t statePlacedBytes = 0;
   /// With borrowOutputs: the outputs lent to the plan, by result position.
   std::vector<OutputBin> bins;
 };
