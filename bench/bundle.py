@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from docs_section import replace_section
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # name, graphs (one bundle), extra plan arguments
@@ -66,17 +68,14 @@ def replay(tool, manifest, heap, mode="planned"):
 
 def plan_bundle(tool, shared, graphs, extra, outdir):
     cmd = [tool, "plan"] + [os.path.join(shared, "graphs", g) for g in graphs]
-    cmd += ["--target", "h18p", "-o", outdir] + extra
+    cmd += ["--target", "h18p", "-o", outdir, "--json"] + extra
     start = time.monotonic()
     r = run(cmd)
     wall = time.monotonic() - start
     if r.returncode != 0:
         sys.exit(f"plan failed ({' '.join(cmd)}): {r.stderr}")
-    times = {}
-    for line in r.stdout.splitlines():
-        if line.startswith("@"):
-            f = line.split()
-            times[(f[0][1:], int(f[1]))] = float(f[-2])
+    times = {(e["entry"], e["chunk"]): e["solver_seconds"]
+             for e in json.loads(r.stdout)["entries"]}
     with open(os.path.join(outdir, "plan.json")) as fp:
         return json.load(fp), times, wall
 
@@ -161,20 +160,6 @@ def timing_table(results):
         rows.append(f"| {r['name']} | {len(r['manifest']['entries'])} | "
                     f"{mib(r['manifest']['bundle_heap'])} | {r['wall']:.2f} |")
     return "\n".join(rows)
-
-
-def replace_section(path, name, body):
-    with open(path) as fp:
-        text = fp.read()
-    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
-    section = f"{begin}\n{body}\n{end}"
-    if begin in text:
-        text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
-                      lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    with open(path, "w") as fp:
-        fp.write(text)
 
 
 def main():
