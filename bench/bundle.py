@@ -9,7 +9,6 @@ the plan would allocate (naive: no reuse; first-fit: reuse on free).
 Prints the tables as Markdown; --update rewrites the `bundle-table` section
 of docs/BUNDLE.md and the `bundle` section of docs/benchmarks.md.
 """
-import argparse
 import json
 import os
 import re
@@ -18,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from docs_section import replace_section
+from benchlib import parse_arguments, replace_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -163,12 +162,7 @@ def timing_table(results):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--shared", default=os.environ.get(
-        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--update", action="store_true")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     tool = os.path.join(args.build, "bin", "coreai-plan")
     if not os.access(tool, os.X_OK):
         sys.exit(f"bundle.py: no {tool} (build first)")

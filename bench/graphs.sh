@@ -130,5 +130,5 @@ section=$work/section.md
   echo "<!-- END graphs -->"
 } > "$section"
 
-python3 "$root/bench/docs_section.py" "$doc" graphs "$section"
+python3 "$root/bench/benchlib.py" "$doc" graphs "$section"
 echo "graphs.sh: wrote the graphs section of $doc" >&2

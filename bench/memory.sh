@@ -37,5 +37,5 @@ section=$(mktemp)
 } >"$section"
 
 doc=$root/docs/benchmarks.md
-python3 "$root/bench/docs_section.py" "$doc" memory "$section"
+python3 "$root/bench/benchlib.py" "$doc" memory "$section"
 cat "$section"

@@ -21,7 +21,6 @@ replays each plan on a shadow heap (coreai-verify-replay):
 Alignment 256 (the h18p target). Prints the table as Markdown; --update
 rewrites the `reuse` section of docs/benchmarks.md.
 """
-import argparse
 import functools
 import os
 import re
@@ -29,7 +28,7 @@ import subprocess
 import sys
 import time
 
-from docs_section import replace_section
+from benchlib import parse_arguments, replace_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALIGNMENT = 256
@@ -94,12 +93,7 @@ def sequence_length(graph, function):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--shared", default=os.environ.get(
-        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--update", action="store_true")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     opt = os.path.join(args.build, "bin", "coreai-plan-opt")
     folder = os.path.join(args.shared, "graphs")
     if not os.path.isdir(folder):

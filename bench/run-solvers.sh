@@ -63,5 +63,5 @@ after=$(load)
   echo "<!-- END solvers -->"
 } > "$section"
 
-python3 "$root/bench/docs_section.py" "$doc" solvers "$section"
+python3 "$root/bench/benchlib.py" "$doc" solvers "$section"
 echo "updated the solvers section of $doc"

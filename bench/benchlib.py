@@ -1,14 +1,32 @@
 #!/usr/bin/env python3
-"""Rewrites one generated section of a docs page, the only way the benchmarks
-touch docs/benchmarks.md: the text between `<!-- BEGIN name -->` and
-`<!-- END name -->` is replaced (or the section is appended).
+"""What the benchmark scripts share.
 
-As a module: replace_section(path, name, body). From a shell script:
-    python3 bench/docs_section.py DOC NAME SECTION_FILE
+replace_section rewrites one generated section of a docs page, the only way
+the benchmarks touch docs/benchmarks.md: the text between
+`<!-- BEGIN name -->` and `<!-- END name -->` is replaced (or the section is
+appended). From a shell script:
+    python3 bench/benchlib.py DOC NAME SECTION_FILE
 where SECTION_FILE holds the body, with or without its two marker lines.
+
+parse_arguments reads the options every Python benchmark takes.
 """
+import argparse
+import os
 import re
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse_arguments(description):
+    """--build (default build/), --shared (default $COREAI_SHARED_DIR or
+    ../shared), --update (rewrite the section of docs/benchmarks.md)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--shared", default=os.environ.get(
+        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
+    parser.add_argument("--update", action="store_true")
+    return parser.parse_args()
 
 
 def markers(name):
@@ -34,7 +52,7 @@ def replace_section(path, name, body):
 
 def main():
     if len(sys.argv) != 4:
-        sys.exit("usage: docs_section.py DOC NAME SECTION_FILE")
+        sys.exit("usage: benchlib.py DOC NAME SECTION_FILE")
     doc, name, section_file = sys.argv[1:]
     with open(section_file) as fp:
         lines = fp.read().strip("\n").split("\n")
