@@ -89,7 +89,7 @@ void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
     else
       llvm::outs() << llvm::formatv(
           " {0} ({1:F2}%{2}) | {3:F3} s |", result.plan->heap,
-          100.0 * (gap(result.plan->heap, result.plan->lowerBound) - 1.0),
+          100.0 * gap(result.plan->heap, result.plan->lowerBound),
           result.plan->optimal ? ", opt" : "", seconds);
     llvm::outs().flush();
   }

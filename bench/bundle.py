@@ -9,7 +9,6 @@ the plan would allocate (naive: no reuse; first-fit: reuse on free).
 Prints the tables as Markdown; --update rewrites the `bundle-table` section
 of docs/BUNDLE.md and the `bundle` section of docs/benchmarks.md.
 """
-import argparse
 import json
 import os
 import re
@@ -17,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from benchlib import parse_arguments, replace_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -66,17 +67,14 @@ def replay(tool, manifest, heap, mode="planned"):
 
 def plan_bundle(tool, shared, graphs, extra, outdir):
     cmd = [tool, "plan"] + [os.path.join(shared, "graphs", g) for g in graphs]
-    cmd += ["--target", "h18p", "-o", outdir] + extra
+    cmd += ["--target", "h18p", "-o", outdir, "--json"] + extra
     start = time.monotonic()
     r = run(cmd)
     wall = time.monotonic() - start
     if r.returncode != 0:
         sys.exit(f"plan failed ({' '.join(cmd)}): {r.stderr}")
-    times = {}
-    for line in r.stdout.splitlines():
-        if line.startswith("@"):
-            f = line.split()
-            times[(f[0][1:], int(f[1]))] = float(f[-2])
+    times = {(e["entry"], e["chunk"]): e["solver_seconds"]
+             for e in json.loads(r.stdout)["entries"]}
     with open(os.path.join(outdir, "plan.json")) as fp:
         return json.load(fp), times, wall
 
@@ -163,27 +161,8 @@ def timing_table(results):
     return "\n".join(rows)
 
 
-def replace_section(path, name, body):
-    with open(path) as fp:
-        text = fp.read()
-    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
-    section = f"{begin}\n{body}\n{end}"
-    if begin in text:
-        text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
-                      lambda _: section, text, flags=re.S)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    with open(path, "w") as fp:
-        fp.write(text)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--shared", default=os.environ.get(
-        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--update", action="store_true")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     tool = os.path.join(args.build, "bin", "coreai-plan")
     if not os.access(tool, os.X_OK):
         sys.exit(f"bundle.py: no {tool} (build first)")

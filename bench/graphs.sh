@@ -130,16 +130,5 @@ section=$work/section.md
   echo "<!-- END graphs -->"
 } > "$section"
 
-# Replace the section in place, or append it.
-[[ -f $doc ]] || printf '# Benchmarks\n' > "$doc"
-if grep -q '^<!-- BEGIN graphs -->' "$doc"; then
-  awk -v file="$section" '
-    /^<!-- BEGIN graphs -->/ { while ((getline line < file) > 0) print line;
-                               skip = 1; next }
-    /^<!-- END graphs -->/ { skip = 0; next }
-    !skip' "$doc" > "$work/doc"
-else
-  { cat "$doc"; echo; cat "$section"; } > "$work/doc"
-fi
-cp "$work/doc" "$doc"
+python3 "$root/bench/benchlib.py" "$doc" graphs "$section"
 echo "graphs.sh: wrote the graphs section of $doc" >&2

@@ -87,12 +87,5 @@ section=$(mktemp)
 } >"$section"
 
 doc=$root/docs/benchmarks.md
-python3 - "$doc" "$section" <<'PY'
-import re, sys
-doc, section = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-text = open(doc).read()
-pattern = re.compile(r"<!-- BEGIN import -->.*?<!-- END import -->", re.S)
-text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section + "\n"
-open(doc, "w").write(text)
-PY
+python3 "$root/bench/benchlib.py" "$doc" import "$section"
 cat "$section"

@@ -76,7 +76,7 @@ def main():
             # per-S plans they are compared with do not either.
             alone, _ = plan(tool, graph, ",".join(map(str, SHOWN)),
                             out + ".alone", "--no-borrow-outputs")
-            own = {e["S"]: e["heap"] for e in alone["entries"]}
+            own = {e["chunk"]: e["heap"] for e in alone["entries"]}
             for s in SHOWN:
                 above = (heaps[s] - own[s]) / own[s] * 100
                 heap_rows.append((name, s, heaps[s], own[s], above))

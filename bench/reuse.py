@@ -21,13 +21,14 @@ replays each plan on a shadow heap (coreai-verify-replay):
 Alignment 256 (the h18p target). Prints the table as Markdown; --update
 rewrites the `reuse` section of docs/benchmarks.md.
 """
-import argparse
 import functools
 import os
 import re
 import subprocess
 import sys
 import time
+
+from benchlib import parse_arguments, replace_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALIGNMENT = 256
@@ -76,26 +77,23 @@ def read(path):
 
 
 def sequence_length(graph, function):
-    """S of a static function: its input_ids width, else its coreai.seq_len."""
+    """S of a static function by the rule of sequenceLengthOf
+    (passes/PlanFunction.cpp): its coreai.seq_len, else its input_ids
+    width, else 0."""
     text = read(graph)
     m = re.search(rf"func\.func @{function}\((.*?)\)\s*->", text, re.S)
     if not m:
         return 0
+    seq = re.search(r"coreai\.seq_len = (\d+)", text[m.start():])
+    if seq:
+        return int(seq.group(1))
     ids = re.search(r"tensor<1x(\d+)xi64> \{coreai\.kind = \"input\", "
                     r"coreai\.name = \"input_ids\"", m.group(1))
-    if ids:
-        return int(ids.group(1))
-    seq = re.search(r"coreai\.seq_len = (\d+)", text[m.start():])
-    return int(seq.group(1)) if seq else 0
+    return int(ids.group(1)) if ids else 0
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--shared", default=os.environ.get(
-        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--update", action="store_true")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     opt = os.path.join(args.build, "bin", "coreai-plan-opt")
     folder = os.path.join(args.shared, "graphs")
     if not os.path.isdir(folder):
@@ -186,20 +184,8 @@ def main():
     table = "\n".join(lines)
     print(table)
     if args.update:
-        path = os.path.join(ROOT, "docs", "benchmarks.md")
-        with open(path) as f:
-            text = f.read()
-        begin, end = "<!-- BEGIN reuse -->", "<!-- END reuse -->"
-        section = f"{begin}\n{table}\n{end}"
-        if begin in text:
-            text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
-                          lambda _: section, text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n## Reuse: in-place, placement, " \
-                "op order (issue 8)\n\n" + section + "\n"
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), "reuse",
+                        table)
 
 
 if __name__ == "__main__":

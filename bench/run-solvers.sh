@@ -63,14 +63,5 @@ after=$(load)
   echo "<!-- END solvers -->"
 } > "$section"
 
-touch "$doc"
-if grep -q '^<!-- BEGIN solvers -->' "$doc"; then
-  awk -v f="$section" '
-    /^<!-- BEGIN solvers -->/ { while ((getline line < f) > 0) print line; skip = 1; next }
-    /^<!-- END solvers -->/ { skip = 0; next }
-    !skip { print }' "$doc" > "$section.new"
-else
-  { cat "$doc"; echo; cat "$section"; } > "$section.new"
-fi
-cat "$section.new" > "$doc"
+python3 "$root/bench/benchlib.py" "$doc" solvers "$section"
 echo "updated the solvers section of $doc"

@@ -48,14 +48,5 @@ measure() { # label, command...
   echo "<!-- END startup -->"
 } > "$section"
 
-touch "$doc"
-if grep -q '^<!-- BEGIN startup -->' "$doc"; then
-  awk -v f="$section" '
-    /^<!-- BEGIN startup -->/ { while ((getline line < f) > 0) print line; skip = 1; next }
-    /^<!-- END startup -->/ { skip = 0; next }
-    !skip { print }' "$doc" > "$section.new"
-else
-  { cat "$doc"; echo; cat "$section"; } > "$section.new"
-fi
-cat "$section.new" > "$doc"
+python3 "$root/bench/benchlib.py" "$doc" startup "$section"
 echo "updated the startup section of $doc"

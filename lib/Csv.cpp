@@ -1,10 +1,12 @@
 //===- Csv.cpp - MiniMalloc's CSV problem format --------------------------===//
 #include "coreai-plan/Csv.h"
+#include "coreai-plan/Options.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace coreai {
@@ -111,8 +113,7 @@ llvm::Error CsvReader::readRow(llvm::StringRef line, size_t lineNo,
   if (*size <= 0)
     return error(lineNo, llvm::formatv("size {0} must be positive", *size));
   if (*size > INT64_MAX - alignment ||
-      __builtin_add_overflow(totalSize, alignTo(*size, alignment),
-                             &totalSize))
+      llvm::AddOverflow(totalSize, alignTo(*size, alignment), totalSize))
     return error(lineNo, "the sizes summed so far overflow 64 bits");
   buffer.start = *lower;
   buffer.end = *upper;
@@ -158,9 +159,8 @@ llvm::Expected<BufferProblem> readProblemCsv(llvm::StringRef text,
                                              llvm::StringRef sourceName,
                                              int64_t alignment,
                                              std::vector<int64_t> *offsets) {
-  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "alignment must be a power of two");
+  if (llvm::Error error = checkAlignment(alignment))
+    return error;
   return CsvReader(sourceName, alignment).read(text, offsets);
 }
 

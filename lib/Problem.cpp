@@ -1,5 +1,8 @@
 //===- Problem.cpp - Lower bound and heap of a buffer problem -------------===//
 #include "coreai-plan/Problem.h"
+#include "coreai-plan/Options.h"
+
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,8 +12,8 @@
 namespace coreai {
 
 int64_t alignTo(int64_t size, int64_t alignment) {
-  assert(alignment > 0 && (alignment & (alignment - 1)) == 0);
-  return (size + alignment - 1) & ~(alignment - 1);
+  assert(isValidAlignment(alignment));
+  return int64_t(llvm::alignTo(uint64_t(size), uint64_t(alignment)));
 }
 
 int64_t lowerBound(const BufferProblem &problem) {
@@ -65,8 +68,12 @@ int64_t heapOf(const BufferProblem &problem,
   return heap;
 }
 
-double gap(int64_t heap, int64_t lowerBound) {
+double heapRatio(int64_t heap, int64_t lowerBound) {
   return lowerBound == 0 ? 1.0 : double(heap) / double(lowerBound);
+}
+
+double gap(int64_t heap, int64_t lowerBound) {
+  return heapRatio(heap, lowerBound) - 1.0;
 }
 
 } // namespace coreai

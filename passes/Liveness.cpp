@@ -114,9 +114,6 @@ private:
   llvm::DenseMap<Value, ValueInfo> info;
   /// Values with a group, in program order (roots before their views).
   std::vector<Value> defined;
-  int64_t inPlaceSavedBytes = 0;
-  int64_t outputPlacedBytes = 0;
-  int64_t statePlacedBytes = 0;
 };
 
 LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
@@ -304,11 +301,9 @@ void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
     if (intoHeap) {
       resultGroup.mergedInto = target;
       targetGroup.end = std::max(targetGroup.end, resultGroup.end);
-      inPlaceSavedBytes += resultGroup.size;
     } else {
       targetGroup.mergedInto = resultIndex;
       resultGroup.start = std::min(resultGroup.start, targetGroup.start);
-      outputPlacedBytes += targetGroup.size;
     }
     return;
   }
@@ -341,7 +336,6 @@ void LivenessBuilder::reuseBufferInPlace(Operation *op, int64_t time) {
       continue;
     writtenGroup.mergedInto = target;
     targetGroup.end = std::max(targetGroup.end, writtenGroup.end);
-    inPlaceSavedBytes += writtenGroup.size;
     return;
   }
 }
@@ -384,7 +378,6 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time) {
     resultGroup.stateArgument = argument;
     resultGroup.output = -1;
     groups[target].end = std::max(groups[target].end, resultGroup.end);
-    statePlacedBytes += resultGroup.size;
     return;
   }
 }
@@ -469,9 +462,6 @@ FunctionBuffers LivenessBuilder::buildProblem() {
     origin.op = root.getDefiningOp()->getName().getStringRef().str();
     origin.location = locationString(root.getLoc());
   }
-  out.inPlaceSavedBytes = inPlaceSavedBytes;
-  out.outputPlacedBytes = outputPlacedBytes;
-  out.statePlacedBytes = statePlacedBytes;
   for (Value value : defined) {
     const ValueInfo &valueInfo = info.find(value)->second;
     const Group &group = groups[find(valueInfo.group)];
@@ -490,10 +480,8 @@ FunctionBuffers LivenessBuilder::buildProblem() {
 }
 
 FailureOr<FunctionBuffers> LivenessBuilder::run() {
-  if (options.alignment <= 0 ||
-      (options.alignment & (options.alignment - 1)) != 0)
-    return func.emitError("alignment ")
-           << options.alignment << " is not a power of two";
+  // Front ends check the user's value (checkPlanOptions).
+  assert(isValidAlignment(options.alignment) && "alignment not checked");
   if (func.isDeclaration())
     return func.emitError("@") << func.getSymName()
                                << " is a declaration: nothing to plan";

@@ -50,14 +50,13 @@ struct PlanPipelineOptions : PassPipelineOptions<PlanPipelineOptions> {
   Option<std::string> arena{*this, "arena",
                             llvm::cl::desc("alloc | argument"),
                             llvm::cl::init("alloc")};
-  Option<std::string> algorithm{
+  Option<Algorithm> algorithm{
       *this, "algorithm",
-      llvm::cl::desc(
-          "naive | greedy-by-size | greedy-by-breadth | best-fit | best"),
-      llvm::cl::init("best")};
+      llvm::cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+      llvm::cl::init(Algorithm::Best), algorithmValues()};
   Option<int64_t> alignment{*this, "alignment",
                             llvm::cl::desc("Offset alignment in bytes"),
-                            llvm::cl::init(64)};
+                            llvm::cl::init(defaultAlignment)};
   ListOption<std::string> functions{
       *this, "functions",
       llvm::cl::desc("Rewrite only these functions (default: all)")};

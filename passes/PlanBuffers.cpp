@@ -17,22 +17,6 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
 
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
-    std::optional<Algorithm> parsed = parseAlgorithm(algorithm);
-    if (!parsed) {
-      module.emitError("unknown algorithm '")
-          << algorithm
-          << "' (" << algorithmList() << ")";
-      return signalPassFailure();
-    }
-    if (alignment <= 0 || (alignment & (alignment - 1)) != 0) {
-      module.emitError("alignment ") << alignment << " is not a power of two";
-      return signalPassFailure();
-    }
-    if (maxHeap < 0 || timeLimitMs < 0) {
-      module.emitError("max-heap and time-limit-ms must not be negative");
-      return signalPassFailure();
-    }
-
     FunctionPlanOptions options;
     options.liveness.alignment = alignment;
     options.liveness.inPlace = inPlace;
@@ -42,9 +26,13 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     options.liveness.statePlacement = statePlacement;
     options.liveness.borrowOutputs = borrowOutputs;
     options.reorder = reorder;
-    options.solve.algorithm = *parsed;
+    options.solve.algorithm = algorithm;
     options.solve.timeLimitMs = timeLimitMs;
     options.maxHeap = maxHeap;
+    if (llvm::Error error = checkPlanOptions(options)) {
+      module.emitError(llvm::toString(std::move(error)));
+      return signalPassFailure();
+    }
     bool failedAny = false, plannedAny = false;
     for (auto func : module.getOps<mlir::func::FuncOp>())
       if (!func.isDeclaration()) {

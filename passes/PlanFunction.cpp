@@ -298,6 +298,14 @@ FailureOr<bool> tryReorder(func::FuncOp func,
 
 } // namespace
 
+llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
+  return llvm::joinErrors(
+      checkAlignment(options.liveness.alignment),
+      llvm::joinErrors(
+          checkNotNegative("time-limit-ms", options.solve.timeLimitMs),
+          checkNotNegative("max-heap", options.maxHeap)));
+}
+
 FailureOr<PlannedEntry> planFunction(func::FuncOp func,
                                      const FunctionPlanOptions &options,
                                      PlanFailure *why) {

@@ -16,6 +16,10 @@ struct ReorderPass : impl::CoreAIReorderBase<ReorderPass> {
     mlir::func::FuncOp func = getOperation();
     if (func.isDeclaration() || !func.getBody().hasOneBlock())
       return;
+    if (llvm::Error error = checkAlignment(alignment)) {
+      func.emitError(llvm::toString(std::move(error)));
+      return signalPassFailure();
+    }
     LivenessOptions options;
     options.alignment = alignment;
     options.inPlace = inPlace;

@@ -13,6 +13,7 @@
 #include "OpClasses.h"
 #include "Printing.h"
 
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 
 #include "mlir/IR/AsmState.h"
@@ -465,7 +466,7 @@ ProgramBuilder::build(std::optional<std::string> &found) {
                                << " has more than one block";
   auto planAlignment = plan.getAs<IntegerAttr>("alignment");
   alignment = planAlignment ? planAlignment.getInt() : 1;
-  if (alignment <= 0 || !llvm::isPowerOf2_64(alignment))
+  if (!isValidAlignment(alignment))
     violate(nullptr, llvm::formatv("its alignment {0} is not a power of two",
                                    alignment));
   else if (options.alignment > alignment) {

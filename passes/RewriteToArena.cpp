@@ -380,20 +380,15 @@ void RewriteToArenaPass::runOnOperation() {
         << arena.getValue() << "'";
     return signalPassFailure();
   }
-  if (alignment <= 0 || (alignment & (alignment - 1)) != 0) {
-    mlir::emitError(getOperation().getLoc(), "alignment ")
-        << alignment.getValue() << " is not a power of two";
+  if (llvm::Error error = llvm::joinErrors(
+          checkAlignment(alignment),
+          checkNotNegative("time-limit-ms", timeLimitMs))) {
+    mlir::emitError(getOperation().getLoc(), llvm::toString(std::move(error)));
     return signalPassFailure();
   }
   SolveOptions solveOptions;
   solveOptions.timeLimitMs = timeLimitMs;
-  if (std::optional<Algorithm> parsed = parseAlgorithm(algorithm)) {
-    solveOptions.algorithm = *parsed;
-  } else {
-    mlir::emitError(getOperation().getLoc(), "unknown algorithm '")
-        << algorithm.getValue() << "'";
-    return signalPassFailure();
-  }
+  solveOptions.algorithm = algorithm;
 
   for (const std::string &name : functions) {
     auto func = getOperation().lookupSymbol<func::FuncOp>(name);

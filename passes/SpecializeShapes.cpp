@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 #include <set>
@@ -29,7 +30,8 @@ namespace {
 
 /// Recursive descent over `expr := term (('+'|'-') term)*`,
 /// `term := unary (('*'|'//') unary)*`, `unary := '-' unary | atom`,
-/// `atom := integer | symbol | '(' expr ')'`.
+/// `atom := integer | symbol | '(' expr ')'`. The text comes from the graph:
+/// every operation is checked for overflow (an error, never wrapped).
 class ExprParser {
 public:
   ExprParser(llvm::StringRef text, const SymbolBindings &bindings)
@@ -65,15 +67,27 @@ private:
     return 0;
   }
 
+  /// Applies `op` (an llvm::*Overflow) to `lhs` and `rhs`: the result, or
+  /// an error when it overflowed.
+  template <typename Op> int64_t checked(Op op, int64_t lhs, int64_t rhs) {
+    int64_t result;
+    if (op(lhs, rhs, result))
+      return setError("the value overflows 64 bits");
+    return result;
+  }
+
   int64_t parseSum() {
     int64_t value = parseProduct();
     while (error.empty()) {
-      if (consume("+"))
-        value += parseProduct();
-      else if (consume("-"))
-        value -= parseProduct();
-      else
+      if (consume("+")) {
+        int64_t term = parseProduct();
+        value = checked(llvm::AddOverflow<int64_t>, value, term);
+      } else if (consume("-")) {
+        int64_t term = parseProduct();
+        value = checked(llvm::SubOverflow<int64_t>, value, term);
+      } else {
         break;
+      }
     }
     return value;
   }
@@ -85,13 +99,16 @@ private:
         int64_t divisor = parseUnary();
         if (divisor == 0)
           return setError("division by zero");
+        if (value == INT64_MIN && divisor == -1)
+          return setError("the value overflows 64 bits");
         // Python's // rounds toward negative infinity.
         int64_t quotient = value / divisor;
         if ((value % divisor != 0) && ((value < 0) != (divisor < 0)))
           --quotient;
         value = quotient;
       } else if (consume("*")) {
-        value *= parseUnary();
+        int64_t factor = parseUnary();
+        value = checked(llvm::MulOverflow<int64_t>, value, factor);
       } else {
         break;
       }
@@ -101,7 +118,7 @@ private:
 
   int64_t parseUnary() {
     if (consume("-"))
-      return -parseUnary();
+      return checked(llvm::SubOverflow<int64_t>, 0, parseUnary());
     return parseAtom();
   }
 
@@ -198,7 +215,7 @@ llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
             .str());
   llvm::SmallVector<int64_t> dims;
   for (auto [index, expr] : llvm::enumerate(exprs)) {
-    llvm::Expected<int64_t> dim = ExprParser(expr.trim(), bindings).parse();
+    llvm::Expected<int64_t> dim = evaluateSymExpr(expr.trim(), bindings);
     if (!dim)
       return dim.takeError();
     if (*dim < 0)

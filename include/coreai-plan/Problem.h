@@ -67,7 +67,10 @@ int64_t lowerBound(const BufferProblem &problem);
 int64_t heapOf(const BufferProblem &problem,
                const std::vector<int64_t> &offsets);
 
-/// heap / lowerBound, 1.0 for an empty problem.
+/// heap / lowerBound (1.0 for an empty problem): the tables' "heap/LB".
+double heapRatio(int64_t heap, int64_t lowerBound);
+/// How far the heap is over the lower bound, heap / lowerBound - 1 (0 for
+/// an empty problem): what progress lines and benchmarks call the gap.
 double gap(int64_t heap, int64_t lowerBound);
 
 } // namespace coreai

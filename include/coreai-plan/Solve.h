@@ -5,6 +5,7 @@
 #include "coreai-plan/Problem.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <functional>
 #include <optional>
@@ -27,6 +28,9 @@ llvm::StringRef algorithmName(Algorithm algorithm);
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
 /// "naive, greedy-by-size, ..., best": for messages about a bad name.
 std::string algorithmList();
+/// The values of every `--algorithm` flag and `algorithm=` pass option:
+/// each algorithm's name and a line of help, written once.
+llvm::cl::ValuesClass algorithmValues();
 
 struct SolveOptions {
   Algorithm algorithm = Algorithm::Best;

@@ -1,6 +1,8 @@
 //===- Manifest.cpp - Encoding-independent parts of the manifest ----------===//
 #include "ManifestCheck.h"
 
+#include "coreai-plan/Options.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -89,10 +91,6 @@ llvm::Error versionMismatch(llvm::StringRef source, uint64_t version) {
           .str());
 }
 
-static bool isPowerOfTwo(int64_t value) {
-  return value > 0 && (value & (value - 1)) == 0;
-}
-
 static llvm::Error invalid(llvm::StringRef source, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  source + ": invalid manifest: " + what);
@@ -145,13 +143,13 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
       !inRange(e.plan.lowerBound) || !inRange(e.inPlaceSavedBytes))
     return invalid(source, where + ": chunk, heap or lower bound out of "
                                    "range");
-  if (!isPowerOfTwo(e.alignment) || !inRange(e.alignment))
+  if (!isValidAlignment(e.alignment) || !inRange(e.alignment))
     return invalid(source, where + ": alignment is not a power of two");
   for (size_t i = 0; i < e.problem.buffers.size(); ++i) {
     const Buffer &b = e.problem.buffers[i];
     int64_t offset = e.plan.offsets[i];
     if (!inRange(b.size) || !inRange(offset) || !inRange(b.start) ||
-        !inRange(b.end) || b.end < b.start || !isPowerOfTwo(b.alignment) ||
+        !inRange(b.end) || b.end < b.start || !isValidAlignment(b.alignment) ||
         !inRange(b.alignment) || !inRange(e.origins[i].viewCount))
       return invalid(source,
                      llvm::formatv("{0}: buffer '{1}': offset {2} size {3} "
@@ -203,7 +201,7 @@ static llvm::Error checkStrings(const Manifest &m, llvm::StringRef source) {
 llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
   if (llvm::Error error = checkStrings(manifest, source))
     return error;
-  if (!isPowerOfTwo(manifest.target.alignment) ||
+  if (!isValidAlignment(manifest.target.alignment) ||
       !inRange(manifest.target.alignment) ||
       !inRange(manifest.target.heapLimit))
     return invalid(source, "target alignment or heap limit out of range");
@@ -227,7 +225,7 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
         }))
       return invalid(source, "a parametric plan has no name or a string "
                              "that is not valid UTF-8");
-    if (p.input >= manifest.inputs.size() || !isPowerOfTwo(p.alignment) ||
+    if (p.input >= manifest.inputs.size() || !isValidAlignment(p.alignment) ||
         !inRange(p.alignment) || !inRange(p.plan.lo) || p.plan.lo < 1)
       return invalid(source, where + ": input, alignment or range out of "
                                      "range");

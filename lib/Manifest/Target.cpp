@@ -1,5 +1,6 @@
 //===- Target.cpp - Target descriptions read from targets/*.json ----------===//
 #include "coreai-plan/Target.h"
+#include "coreai-plan/Options.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -39,7 +40,7 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.mapOptional("outputs_borrowable", target.outputsBorrowable)))
     return false;
   target.heapLimit = heapLimit.value_or(0);
-  if (target.alignment <= 0 || (target.alignment & (target.alignment - 1))) {
+  if (!isValidAlignment(target.alignment)) {
     path.field("alignment").report("must be a positive power of two");
     return false;
   }

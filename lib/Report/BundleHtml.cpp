@@ -106,7 +106,7 @@ std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
                         "<td>{5:F4}</td></tr>\n",
                         escapeXml(e.entry), e.chunk, e.problem.buffers.size(),
                         e.plan.lowerBound, e.plan.heap,
-                        gap(e.plan.heap, e.plan.lowerBound));
+                        heapRatio(e.plan.heap, e.plan.lowerBound));
   os << "</table>\n";
   for (auto &[name, group] : groups) {
     std::stable_sort(group.begin(), group.end(),

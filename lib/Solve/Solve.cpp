@@ -40,6 +40,19 @@ std::string algorithmList() {
   return list;
 }
 
+llvm::cl::ValuesClass algorithmValues() {
+  auto value = [](Algorithm algorithm, llvm::StringRef help) {
+    return llvm::cl::OptionEnumValue{algorithmName(algorithm), int(algorithm),
+                                     help};
+  };
+  return llvm::cl::ValuesClass(
+      {value(Algorithm::Naive, "no reuse: buffers end to end"),
+       value(Algorithm::GreedyBySize, "largest first, lowest offset"),
+       value(Algorithm::GreedyByBreadth, "busiest time first"),
+       value(Algorithm::BestFit, "best-fit decreasing"),
+       value(Algorithm::Best, "the heuristics, then the exact search")});
+}
+
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name) {
   for (Algorithm algorithm : allAlgorithms())
     if (algorithmName(algorithm) == name)

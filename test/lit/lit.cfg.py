@@ -14,6 +14,7 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.substitutions.append(("%shared", config.shared_dir))
 config.substitutions.append(("%srcroot", config.coreai_src_root))
+config.substitutions.append(("%objroot", config.coreai_obj_root))
 # Tests over ../shared data are marked `REQUIRES: shared-data`; lit reports
 # them as UNSUPPORTED (with this reason) where the folder is absent.
 if os.path.isdir(os.path.join(config.shared_dir, "graphs")):

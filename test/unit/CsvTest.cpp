@@ -88,5 +88,5 @@ TEST_CASE("alignment must be a power of two", "[csv]") {
   auto problem = readProblemCsv("id,lower,upper,size\n", "P.csv", 3);
   REQUIRE_FALSE(bool(problem));
   CHECK(llvm::toString(problem.takeError()) ==
-        "alignment must be a power of two");
+        "alignment must be a positive power of two, got 3");
 }

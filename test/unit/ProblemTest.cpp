@@ -44,7 +44,10 @@ TEST_CASE("heap and gap", "[problem]") {
   problem.buffers = {{"a", 0, 10, 8}, {"b", 0, 10, 4}};
   CHECK(heapOf(problem, {0, 8}) == 12);
   CHECK(heapOf(problem, {4, 12}) == 16);
-  CHECK(gap(12, 12) == 1.0);
-  CHECK(gap(15, 12) == Approx(1.25));
-  CHECK(gap(0, 0) == 1.0);
+  CHECK(heapRatio(12, 12) == 1.0);
+  CHECK(heapRatio(15, 12) == Approx(1.25));
+  CHECK(heapRatio(0, 0) == 1.0);
+  CHECK(gap(12, 12) == 0.0);
+  CHECK(gap(15, 12) == Approx(0.25));
+  CHECK(gap(0, 0) == 0.0);
 }

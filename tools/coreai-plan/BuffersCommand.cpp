@@ -8,15 +8,16 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Import/ExportArchive.h"
+#include "coreai-plan/Options.h"
+#include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 
@@ -30,67 +31,94 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand buffersCommand(
-    "buffers", "Plan every function of an MLIR model at its static shapes "
-               "and report buffers, lower bound and heap");
+llvm::cl::SubCommand
+    buffersCommand("buffers",
+                   "Plan every function of an MLIR model at its static shapes "
+                   "and report buffers, lower bound and heap");
 
 namespace {
 namespace cl = llvm::cl;
 
+// The flags write straight into the options planFunction takes; they are
+// checked once, by checkPlanOptions, before anything is read.
+// (cl::location options take their defaults from here, not from cl::init.)
+FunctionPlanOptions planOptions = [] {
+  FunctionPlanOptions options;
+  options.solve.timeLimitMs = defaultTimeLimitMs;
+  return options;
+}();
+
 cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                cl::desc("<MODEL.mlir or .mlirbc>"),
                                cl::sub(buffersCommand));
-cl::opt<std::string>
-    algorithmOption("algorithm",
-                    cl::desc("naive | greedy-by-size | greedy-by-breadth | "
-                             "best-fit | best"),
-                    cl::init("best"), cl::sub(buffersCommand));
-cl::opt<int64_t> alignment("alignment",
-                           cl::desc("Offset alignment of every buffer in "
-                                    "bytes (power of two)"),
-                           cl::init(64), cl::sub(buffersCommand));
-cl::opt<bool> inPlace("in-place",
-                      cl::desc("Let elementwise ops write into an operand "
-                               "that dies there (reports the heap saved)"),
-                      cl::sub(buffersCommand));
-cl::opt<bool> outputsInHeap("outputs-in-heap",
-                            cl::desc("Plan returned values in the heap too"),
-                            cl::sub(buffersCommand));
+cl::opt<Algorithm, true>
+    algorithm("algorithm", cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+              algorithmValues(), cl::location(planOptions.solve.algorithm),
+              cl::sub(buffersCommand));
+cl::opt<int64_t, true> alignment("alignment",
+                                 cl::desc("Offset alignment of every buffer in "
+                                          "bytes (power of two)"),
+
+                                 cl::location(planOptions.liveness.alignment),
+                                 cl::sub(buffersCommand));
+cl::opt<bool, true>
+    inPlace("in-place",
+            cl::desc("Let elementwise ops write into an operand "
+                     "that dies there (reports the heap saved)"),
+            cl::location(planOptions.liveness.inPlace),
+            cl::sub(buffersCommand));
+cl::opt<bool, true> outputsInHeap(
+    "outputs-in-heap", cl::desc("Plan returned values in the heap too"),
+    cl::location(planOptions.liveness.outputsInHeap), cl::sub(buffersCommand));
 // The other reuse techniques, off here (this command has no target); see
 // docs/LIVENESS.md. `plan` turns them on where the target allows.
-cl::opt<bool> inPlaceSoftmax("in-place-softmax",
-                             cl::desc("Let softmax write into its input "
-                                      "when it dies there"),
-                             cl::sub(buffersCommand));
-cl::opt<bool> outputPlacement("output-placement",
-                              cl::desc("With --in-place: build chains that "
-                                       "end in an output in its storage"),
-                              cl::sub(buffersCommand));
-cl::opt<bool> statePlacement("state-placement",
-                             cl::desc("Write state updates into their state "
-                                      "argument"),
-                             cl::sub(buffersCommand));
-cl::opt<bool> borrowOutputs("borrow-outputs",
-                            cl::desc("Let buffers that die before an "
-                                     "output is written live in its storage"),
+cl::opt<bool, true>
+    inPlaceSoftmax("in-place-softmax",
+                   cl::desc("Let softmax write into its input "
+                            "when it dies there"),
+                   cl::location(planOptions.liveness.inPlaceSoftmax),
+                   cl::sub(buffersCommand));
+cl::opt<bool, true>
+    outputPlacement("output-placement",
+                    cl::desc("With --in-place: build chains that "
+                             "end in an output in its storage"),
+                    cl::location(planOptions.liveness.outputPlacement),
+                    cl::sub(buffersCommand));
+cl::opt<bool, true>
+    statePlacement("state-placement",
+                   cl::desc("Write state updates into their state "
+                            "argument"),
+                   cl::location(planOptions.liveness.statePlacement),
+                   cl::sub(buffersCommand));
+cl::opt<bool, true> reorder("reorder",
+                            cl::desc("Reorder ops when that lowers the heap"),
+                            cl::location(planOptions.reorder),
                             cl::sub(buffersCommand));
-cl::opt<bool> reorder("reorder",
-                      cl::desc("Reorder ops when that lowers the heap"),
-                      cl::sub(buffersCommand));
+cl::opt<bool, true>
+    borrowOutputs("borrow-outputs",
+                  cl::desc("Let buffers that die before an "
+                           "output is written live in its storage"),
+                  cl::location(planOptions.liveness.borrowOutputs),
+                  cl::sub(buffersCommand));
 cl::list<std::string> functionNames("function",
                                     cl::desc("Plan only this function "
                                              "(repeatable; default: all)"),
                                     cl::value_desc("NAME"),
                                     cl::sub(buffersCommand));
-cl::opt<int64_t> timeLimitMs("time-limit-ms",
-                             cl::desc("Budget of the exact search per "
-                                      "function (algorithm best)"),
-                             cl::init(10000), cl::sub(buffersCommand));
-cl::opt<int64_t> maxHeap("max-heap",
-                         cl::desc("Exit with code 2 when a heap exceeds N "
-                                  "bytes"),
-                         cl::value_desc("N"), cl::init(0),
-                         cl::sub(buffersCommand));
+cl::opt<int64_t, true>
+    timeLimitMs("time-limit-ms",
+                cl::desc("Cap on the search per function (ms; "
+                         "it stops earlier once the heap is "
+                         "proven minimal)"),
+
+                cl::location(planOptions.solve.timeLimitMs),
+                cl::sub(buffersCommand));
+cl::opt<int64_t, true>
+    maxHeap("max-heap",
+            cl::desc("Exit with code 2 when a heap exceeds N "
+                     "bytes"),
+            cl::value_desc("N"), cl::location(planOptions.maxHeap),
+            cl::sub(buffersCommand));
 cl::opt<std::string> emitProblem(
     "emit-problem",
     cl::desc("Write each function's buffer problem as MiniMalloc CSV: to "
@@ -143,8 +171,8 @@ void printTable(llvm::ArrayRef<Row> rows, double parseMillis) {
                                 parseMillis);
   llvm::outs() << llvm::formatv(
       "{0,-16} {1,5} {2,8} {3,12} {4,12} {5,8} {6,-17} {7,-7} {8,14} {9,9}\n",
-      "function", "S", "buffers", "lower-bound", "heap", "heap/LB",
-      "algorithm", "optimal", "in-place-saved", "ms");
+      "function", "S", "buffers", "lower-bound", "heap", "heap/LB", "algorithm",
+      "optimal", "in-place-saved", "ms");
   for (const Row &row : rows) {
     const PlannedEntry &e = row.entry;
     bool reuse = inPlace || inPlaceSoftmax || statePlacement;
@@ -154,8 +182,8 @@ void printTable(llvm::ArrayRef<Row> rows, double parseMillis) {
         "{0,-16} {1,5} {2,8} {3,12} {4,12} {5,8:F4} {6,-17} {7,-7} {8,14} "
         "{9,9:F1}\n",
         "@" + e.entry, e.chunk, e.problem.buffers.size(), e.plan.lowerBound,
-        e.plan.heap, gap(e.plan.heap, e.plan.lowerBound), e.plan.algorithm,
-        e.plan.optimal ? "yes" : "no", saved, row.millis);
+        e.plan.heap, heapRatio(e.plan.heap, e.plan.lowerBound),
+        e.plan.algorithm, e.plan.optimal ? "yes" : "no", saved, row.millis);
   }
 }
 
@@ -183,8 +211,7 @@ llvm::Error writeProblems(llvm::ArrayRef<Row> rows) {
   for (const Row &row : rows) {
     llvm::SmallString<128> path(emitProblem);
     llvm::sys::path::append(path, row.entry.entry + ".csv");
-    if (llvm::Error error =
-            writeFile(path, writeProblemCsv(row.entry.problem)))
+    if (llvm::Error error = writeFile(path, writeProblemCsv(row.entry.problem)))
       return error;
   }
   return llvm::Error::success();
@@ -193,15 +220,9 @@ llvm::Error writeProblems(llvm::ArrayRef<Row> rows) {
 } // namespace
 
 int runBuffers() {
-  auto algorithm = parseAlgorithmOption(algorithmOption);
-  if (!algorithm)
-    return fail(InputError, algorithm.takeError());
-  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
-    return fail(InputError, "--alignment must be a power of two, got " +
-                                llvm::Twine(alignment.getValue()));
-  if (timeLimitMs < 0 || maxHeap < 0)
-    return fail(InputError,
-                "--time-limit-ms and --max-heap must not be negative");
+  FunctionPlanOptions options = planOptions;
+  if (llvm::Error error = checkPlanOptions(options))
+    return fail(InputError, std::move(error));
 
   mlir::DialectRegistry registry;
   coreai::registerInputDialects(registry);
@@ -227,19 +248,6 @@ int runBuffers() {
   if (!functions)
     return fail(InputError, functions.takeError());
 
-  FunctionPlanOptions options;
-  options.liveness.alignment = alignment;
-  options.liveness.inPlace = inPlace;
-  options.liveness.outputsInHeap = outputsInHeap;
-  options.liveness.inPlaceSoftmax = inPlaceSoftmax;
-  options.liveness.outputPlacement = outputPlacement;
-  options.liveness.statePlacement = statePlacement;
-  options.liveness.borrowOutputs = borrowOutputs;
-  options.reorder = reorder;
-  options.solve.algorithm = *algorithm;
-  options.solve.timeLimitMs = timeLimitMs;
-  options.maxHeap = maxHeap;
-
   std::vector<Row> rows;
   int exitCode = Success;
   for (mlir::func::FuncOp func : *functions) {
@@ -259,7 +267,7 @@ int runBuffers() {
     else if (why == PlanFailure::BadInput && exitCode != InternalError)
       exitCode = InputError;
     else if (exitCode == Success)
-      exitCode = NotFound;
+      exitCode = AnswerNo;
   }
   if (exitCode == InputError || exitCode == InternalError)
     return exitCode;

@@ -10,6 +10,7 @@
 
 #include "coreai-plan/HeapReplay.h"
 #include "coreai-plan/Manifest.h"
+#include "coreai-plan/Options.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,7 +30,8 @@ llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
                                         llvm::cl::sub(checkHeapCommand));
 llvm::cl::opt<std::string> heapTotalOption(
     "heap-total", llvm::cl::Required,
-    llvm::cl::desc("Size of the runtime's heap: N bytes, `bundle` (the "
+    llvm::cl::desc("Size of the runtime's heap: N bytes (145920, 64MiB), "
+                   "`bundle` (the "
                    "manifest's bundle heap) or ENTRY:S (the heap the "
                    "manifest records for that entry point at S, e.g. "
                    "main:1, the heap a runtime sized for decode would have)"),
@@ -62,14 +64,11 @@ llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "bad --heap-total '" + text + "': " + why);
   };
-  int64_t bytes;
-  if (!text.getAsInteger(10, bytes)) {
-    if (bytes <= 0)
-      return bad("must be a positive number of bytes");
-    return bytes;
-  }
   if (text == "bundle")
     return manifest.bundleHeap;
+  // A size in bytes, as `fit` takes it, unless it names an entry point.
+  if (!text.contains(':'))
+    return parseByteSize(text, "--heap-total");
   auto [name, chunkText] = text.ltrim('@').rsplit(':');
   int64_t chunk;
   if (chunkText.empty() || chunkText.getAsInteger(10, chunk))
@@ -186,7 +185,7 @@ int runCheckHeap() {
     llvm::outs() << llvm::formatv("{0} of {1} entries overflow a heap of {2} "
                                   "bytes\n",
                                   overflows, checked, heapTotal);
-    return NotFound;
+    return AnswerNo;
   }
   llvm::outs() << llvm::formatv("all {0} entries fit in {1} bytes\n", checked,
                                 heapTotal);

@@ -19,7 +19,7 @@ namespace coreai::cli {
 enum ExitCode : int {
   Success = 0,
   InputError = 1,  ///< Bad input or usage: nothing was written.
-  NotFound = 2,    ///< Well-formed question, answer "no": no packing within
+  AnswerNo = 2,    ///< Well-formed question, answer "no": no packing within
                    ///< the capacity, heap overflow in check-heap, ...
   InternalError = 3, ///< A plan failed verification: a bug, never output.
 };
@@ -45,9 +45,6 @@ extern llvm::cl::SubCommand fitCommand;
 int runFit();
 extern llvm::cl::SubCommand importCommand;
 int runImport();
-
-/// The algorithm an --algorithm value names, or an error listing them.
-llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name);
 
 /// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
 int fail(ExitCode code, const llvm::Twine &message);

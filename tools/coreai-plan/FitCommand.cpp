@@ -8,6 +8,7 @@
 #include "PlanningOptions.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Bundle/Fit.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -48,30 +49,6 @@ cl::opt<bool> parametricOption(
              "from its heap expression"),
     cl::sub(fitCommand));
 
-llvm::Expected<int64_t> parseHeapTotal(llvm::StringRef text) {
-  auto bad = [&](const llvm::Twine &why) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "bad --heap-total '" + text + "': " + why);
-  };
-  llvm::StringRef number = text.trim();
-  int64_t unit = 1;
-  for (auto [suffix, scale] :
-       {std::pair<llvm::StringRef, int64_t>{"KiB", int64_t(1) << 10},
-        {"MiB", int64_t(1) << 20},
-        {"GiB", int64_t(1) << 30}})
-    if (number.consume_back(suffix)) {
-      unit = scale;
-      break;
-    }
-  int64_t value;
-  if (number.trim().getAsInteger(10, value))
-    return bad("expected a number of bytes, e.g. 145920 or 64MiB");
-  if (value <= 0)
-    return bad("the heap total must be positive");
-  if (value > INT64_MAX / unit)
-    return bad("too large");
-  return value * unit;
-}
 
 //===----------------------------------------------------------------------===//
 // Reporting
@@ -179,7 +156,7 @@ llvm::json::Value fitJson(const BundleFit &result) {
   for (const EntryFit &fit : result.entries) {
     llvm::json::Array points;
     for (const FitPoint &p : fit.planned)
-      points.push_back(llvm::json::Object{{"S", p.chunk},
+      points.push_back(llvm::json::Object{{"chunk", p.chunk},
                                           {"heap", p.heap},
                                           {"lower_bound", p.lowerBound},
                                           {"optimal", p.optimal},
@@ -210,7 +187,8 @@ int runFit() {
   if (!heapTotalOption.getNumOccurrences())
     return fail(InputError, "fit needs --heap-total N, the runtime's heap "
                             "size in bytes");
-  llvm::Expected<int64_t> heapTotal = parseHeapTotal(heapTotalOption);
+  llvm::Expected<int64_t> heapTotal =
+      parseByteSize(heapTotalOption, "--heap-total");
   if (!heapTotal)
     return fail(InputError, heapTotal.takeError());
   llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
@@ -256,7 +234,7 @@ int runFit() {
       llvm::outs() << llvm::formatv("every entry point fits at some chunk "
                                     "size\n");
   }
-  return fit->allFit() ? Success : NotFound;
+  return fit->allFit() ? Success : AnswerNo;
 }
 
 } // namespace coreai::cli

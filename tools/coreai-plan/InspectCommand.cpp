@@ -134,7 +134,7 @@ void printEntries(const Manifest &m, llvm::raw_ostream &os) {
     table.add({"@" + e.entry, std::to_string(e.chunk), entry.plannedFunction,
                entry.plannedFile, std::to_string(e.problem.buffers.size()),
                std::to_string(e.plan.lowerBound), std::to_string(e.plan.heap),
-               llvm::formatv("{0:F4}", gap(e.plan.heap, e.plan.lowerBound)),
+               llvm::formatv("{0:F4}", heapRatio(e.plan.heap, e.plan.lowerBound)),
                yesNo(e.plan.optimal), e.plan.algorithm});
   }
   table.print(os);

@@ -84,7 +84,7 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
     table.add({"@" + e.entry, std::to_string(e.chunk),
                std::to_string(e.problem.buffers.size()),
                std::to_string(e.plan.lowerBound), std::to_string(e.plan.heap),
-               llvm::formatv("{0:F4}", gap(e.plan.heap, e.plan.lowerBound)),
+               llvm::formatv("{0:F4}", heapRatio(e.plan.heap, e.plan.lowerBound)),
                e.plan.algorithm, e.plan.optimal ? "yes" : "no",
                llvm::formatv("{0:F3} s", e.plan.seconds)});
   }
@@ -140,7 +140,7 @@ llvm::json::Value summaryJson(const Manifest &manifest,
     const PlannedEntry &e = entry.planned;
     entries.push_back(llvm::json::Object{
         {"entry", e.entry},
-        {"S", e.chunk},
+        {"chunk", e.chunk},
         {"function", entry.plannedFunction},
         {"file", entry.plannedFile},
         {"buffers", int64_t(e.problem.buffers.size())},

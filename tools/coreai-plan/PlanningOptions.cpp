@@ -2,6 +2,8 @@
 #include "PlanningOptions.h"
 #include "Progress.h"
 
+#include "coreai-plan/Options.h"
+
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,10 +29,8 @@ PlanningOptions::PlanningOptions(cl::SubCommand &command)
                   cl::desc("SYMBOL=S: the symbol that is the chunk size; "
                            "SYMBOL=INTEGER: a fixed value (repeatable)"),
                   cl::value_desc("SYMBOL=S"), cl::sub(command)),
-      algorithm("algorithm",
-                cl::desc("naive | greedy-by-size | greedy-by-breadth | "
-                         "best-fit | best"),
-                cl::init("best"), cl::sub(command)),
+      algorithm("algorithm", cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+                cl::init(Algorithm::Best), algorithmValues(), cl::sub(command)),
       // A cap, not a target: the searches on the shared graphs prove their
       // heaps in well under a second, and a plan cut short by a loaded
       // machine would differ from one that was not.
@@ -38,7 +38,7 @@ PlanningOptions::PlanningOptions(cl::SubCommand &command)
                   cl::desc("Cap on the search per entry and chunk size "
                            "(ms; it stops earlier once the heap is proven "
                            "minimal)"),
-                  cl::init(10000), cl::sub(command)),
+                  cl::init(defaultTimeLimitMs), cl::sub(command)),
       // Reuse techniques are on where the target allows them; each can be
       // switched off to compare or to work around a runtime.
       noInPlace("no-in-place",
@@ -74,12 +74,6 @@ PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
   if (!bindings)
     return bindings.takeError();
   request.bindings = std::move(*bindings);
-  llvm::Expected<Algorithm> solver = parseAlgorithmOption(algorithm);
-  if (!solver)
-    return solver.takeError();
-  if (timeLimitMs < 0)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "--time-limit-ms must not be negative");
   llvm::Expected<Target> target = loadTarget(
       targetName, targetsDir.empty() ? defaultTargetsDir() : targetsDir);
   if (!target)
@@ -88,7 +82,9 @@ PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
   ReuseSwitches reuse{noInPlace, noOutputPlacement, noStatePlacement,
                       noReorder, noBorrowOutputs};
   request.options =
-      planOptionsFor(request.target, reuse, {*solver, timeLimitMs});
+      planOptionsFor(request.target, reuse, {algorithm, timeLimitMs, {}});
+  if (llvm::Error error = checkPlanOptions(request.options))
+    return error;
   return request;
 }
 

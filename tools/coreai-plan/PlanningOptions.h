@@ -30,7 +30,7 @@ struct PlanningOptions {
   llvm::cl::opt<std::string> targetsDir;
   llvm::cl::list<std::string> entryNames;
   llvm::cl::list<std::string> bindOptions;
-  llvm::cl::opt<std::string> algorithm;
+  llvm::cl::opt<Algorithm> algorithm;
   llvm::cl::opt<int64_t> timeLimitMs;
   llvm::cl::opt<bool> noInPlace;
   llvm::cl::opt<bool> noOutputPlacement;
@@ -38,8 +38,8 @@ struct PlanningOptions {
   llvm::cl::opt<bool> noReorder;
   llvm::cl::opt<bool> noBorrowOutputs;
 
-  /// Checks every option (in the order plan always has: bindings,
-  /// algorithm, time limit, target) and builds the request.
+  /// Builds the request and checks it (bindings, target, then the values
+  /// checkPlanOptions checks for every front end).
   llvm::Expected<PlanRequest> request(std::vector<int64_t> chunks,
                                       bool chunksGiven) const;
 };

@@ -60,7 +60,7 @@ void ProgressPrinter::stage(const PlanJob &job, llvm::StringRef stage) {
 void ProgressPrinter::improved(const PlanJob &job, int64_t heap,
                                int64_t bound) {
   mlir::func::FuncOp source = job.source;
-  double gapPercent = bound ? 100.0 * double(heap - bound) / bound : 0.0;
+  double gapPercent = 100.0 * gap(heap, bound);
   transient(llvm::formatv("[{0,6:F1} s] @{1} S={2}: searching, best heap {3} "
                           "bytes, gap {4:F2}%",
                           elapsed(), source.getSymName(), job.chunk, heap,
@@ -69,10 +69,7 @@ void ProgressPrinter::improved(const PlanJob &job, int64_t heap,
 
 void ProgressPrinter::planned(const ManifestEntry &entry, double seconds) {
   const PlannedEntry &e = entry.planned;
-  double gapPercent =
-      e.plan.lowerBound
-          ? 100.0 * double(e.plan.heap - e.plan.lowerBound) / e.plan.lowerBound
-          : 0.0;
+  double gapPercent = 100.0 * gap(e.plan.heap, e.plan.lowerBound);
   permanent(llvm::formatv("[{0,6:F1} s] @{1} S={2}: heap {3} bytes, gap "
                           "{4:F2}% over the lower bound{5}, {6:F3} s",
                           elapsed(), e.entry, e.chunk, e.plan.heap, gapPercent,

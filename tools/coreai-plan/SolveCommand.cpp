@@ -7,6 +7,7 @@
 #include "Commands.h"
 
 #include "coreai-plan/Csv.h"
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -31,19 +32,22 @@ llvm::cl::opt<int64_t>
                             "minimising the heap"),
              llvm::cl::value_desc("N"), llvm::cl::init(0),
              llvm::cl::sub(solveCommand));
-llvm::cl::opt<std::string> algorithmOption(
-    "algorithm",
-    llvm::cl::desc("naive | greedy-by-size | greedy-by-breadth | best-fit | "
-                   "best"),
-    llvm::cl::init("best"), llvm::cl::sub(solveCommand));
+llvm::cl::opt<Algorithm>
+    algorithm("algorithm",
+              llvm::cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+              llvm::cl::init(Algorithm::Best), algorithmValues(),
+              llvm::cl::sub(solveCommand));
+llvm::cl::opt<int64_t> timeLimitMs(
+    "time-limit-ms",
+    llvm::cl::desc("Cap on the search (ms; it stops earlier once the heap "
+                   "is proven minimal)"),
+    llvm::cl::init(defaultTimeLimitMs), llvm::cl::sub(solveCommand));
+// MiniMalloc's problems are byte-exact: no alignment unless asked for.
 llvm::cl::opt<int64_t>
-    timeLimitMs("time-limit-ms",
-                llvm::cl::desc("Budget of the exact search (algorithm best)"),
-                llvm::cl::init(10000), llvm::cl::sub(solveCommand));
-llvm::cl::opt<int64_t> alignment("alignment",
-                                 llvm::cl::desc("Offset alignment in bytes"),
-                                 llvm::cl::init(1),
-                                 llvm::cl::sub(solveCommand));
+    alignment("alignment",
+              llvm::cl::desc("Offset alignment in bytes (power of two; "
+                             "default 1: MiniMalloc problems are byte-exact)"),
+              llvm::cl::init(1), llvm::cl::sub(solveCommand));
 llvm::cl::opt<std::string>
     outputPath("output",
                llvm::cl::desc("Write the problem with an offset column"),
@@ -52,22 +56,19 @@ llvm::cl::opt<std::string>
 void printSummary(const BufferProblem &problem, const Plan &plan) {
   llvm::outs() << llvm::formatv(
       "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
-      "gap          {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
+      "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
       "time         {6:F3} s\n",
       problem.buffers.size(), plan.lowerBound, plan.heap,
-      gap(plan.heap, plan.lowerBound), plan.algorithm,
+      heapRatio(plan.heap, plan.lowerBound), plan.algorithm,
       plan.optimal ? "proven" : "not proven", plan.seconds);
 }
 } // namespace
 
 int runSolve() {
-  auto algorithm = parseAlgorithmOption(algorithmOption);
-  if (!algorithm)
-    return fail(InputError, algorithm.takeError());
-  if (capacity < 0)
-    return fail(InputError, "--capacity must not be negative");
-  if (timeLimitMs < 0)
-    return fail(InputError, "--time-limit-ms must not be negative");
+  if (llvm::Error error = llvm::joinErrors(
+          checkNotNegative("capacity", capacity),
+          checkNotNegative("time-limit-ms", timeLimitMs)))
+    return fail(InputError, std::move(error));
   auto file = llvm::MemoryBuffer::getFileOrSTDIN(inputPath, /*IsText=*/true);
   if (!file)
     return fail(InputError, "cannot read '" + inputPath +
@@ -78,7 +79,7 @@ int runSolve() {
     return fail(InputError, problem.takeError());
   problem->capacity = capacity;
 
-  SolveResult result = solve(*problem, {*algorithm, timeLimitMs});
+  SolveResult result = solve(*problem, {algorithm, timeLimitMs, {}});
   if (!result.internalError.empty())
     return fail(InternalError, result.internalError);
   if (!result.plan) {
@@ -88,7 +89,7 @@ int runSolve() {
         problem->buffers.size(), lowerBound(*problem), capacity.getValue(),
         result.infeasibleProven ? "exists (proven)"
                                 : "was found within the time limit");
-    return NotFound;
+    return AnswerNo;
   }
   if (auto violation = verifyPlan(*problem, *result.plan))
     return fail(InternalError, "plan failed verification: " + *violation);

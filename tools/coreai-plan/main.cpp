@@ -15,14 +15,6 @@ int fail(ExitCode code, const llvm::Twine &message) {
   return code;
 }
 
-llvm::Expected<Algorithm> parseAlgorithmOption(llvm::StringRef name) {
-  if (auto algorithm = parseAlgorithm(name))
-    return *algorithm;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "unknown --algorithm '" + name + "' (" +
-                                     algorithmList() + ")");
-}
-
 int fail(ExitCode code, llvm::Error error) {
   return fail(code, llvm::toString(std::move(error)));
 }
@@ -32,7 +24,7 @@ static ExitCode exitCodeOf(PlanFailure kind) {
   case PlanFailure::BadInput:
     return InputError;
   case PlanFailure::OverLimit:
-    return NotFound;
+    return AnswerNo;
   case PlanFailure::Internal:
     return InternalError;
   }

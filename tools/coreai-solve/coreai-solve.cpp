@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -23,7 +24,7 @@ using namespace coreai;
 namespace {
 
 /// The exit codes of coreai-plan (docs/CLI.md).
-enum ExitCode : int { Success = 0, InputError = 1, NotFound = 2, InternalError = 3 };
+enum ExitCode : int { Success = 0, InputError = 1, AnswerNo = 2, InternalError = 3 };
 
 llvm::cl::opt<std::string> inputPath("input", llvm::cl::Required,
                                      llvm::cl::desc("Problem CSV "
@@ -34,13 +35,15 @@ llvm::cl::opt<int64_t>
              llvm::cl::desc("Find a packing within N bytes instead of "
                             "minimising the heap"),
              llvm::cl::value_desc("N"), llvm::cl::init(0));
-llvm::cl::opt<std::string>
-    algorithmOption("algorithm", llvm::cl::desc("One of: " + algorithmList()),
-                    llvm::cl::init("best"));
-llvm::cl::opt<int64_t>
-    timeLimitMs("time-limit-ms",
-                llvm::cl::desc("Budget of the exact search (algorithm best)"),
-                llvm::cl::init(10000));
+llvm::cl::opt<Algorithm>
+    algorithm("algorithm",
+              llvm::cl::desc("Packing algorithm (docs/SOLVERS.md)"),
+              llvm::cl::init(Algorithm::Best), algorithmValues());
+llvm::cl::opt<int64_t> timeLimitMs(
+    "time-limit-ms",
+    llvm::cl::desc("Cap on the search (ms; it stops earlier once the heap "
+                   "is proven minimal)"),
+    llvm::cl::init(defaultTimeLimitMs));
 llvm::cl::opt<int64_t> alignment("alignment",
                                  llvm::cl::desc("Offset alignment in bytes"),
                                  llvm::cl::init(1));
@@ -61,16 +64,15 @@ int fail(ExitCode code, llvm::Error error) {
 } // namespace
 
 int main(int argc, char **argv) {
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv, "Pack the buffers of a MiniMalloc CSV problem into one heap\n");
-  std::optional<Algorithm> algorithm = parseAlgorithm(algorithmOption);
-  if (!algorithm)
-    return fail(InputError, "unknown algorithm '" + algorithmOption +
-                                "' (expected one of: " + algorithmList() + ")");
-  if (capacity < 0)
-    return fail(InputError, "--capacity must not be negative");
-  if (timeLimitMs < 0)
-    return fail(InputError, "--time-limit-ms must not be negative");
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "Pack the buffers of a MiniMalloc CSV problem into one heap\n",
+          &llvm::errs()))
+    return InputError;
+  if (llvm::Error error = llvm::joinErrors(
+          checkNotNegative("capacity", capacity),
+          checkNotNegative("time-limit-ms", timeLimitMs)))
+    return fail(InputError, std::move(error));
   auto file = llvm::MemoryBuffer::getFileOrSTDIN(inputPath, /*IsText=*/true);
   if (!file)
     return fail(InputError, "cannot read '" + inputPath +
@@ -82,7 +84,7 @@ int main(int argc, char **argv) {
   problem->capacity = capacity;
 
   SolveOptions options;
-  options.algorithm = *algorithm;
+  options.algorithm = algorithm;
   options.timeLimitMs = timeLimitMs;
   SolveResult result = solve(*problem, options);
   if (!result.internalError.empty())
@@ -94,17 +96,17 @@ int main(int argc, char **argv) {
         problem->buffers.size(), lowerBound(*problem), capacity.getValue(),
         result.infeasibleProven ? "exists (proven)"
                                 : "was found within the time limit");
-    return NotFound;
+    return AnswerNo;
   }
   const Plan &plan = *result.plan;
   if (auto violation = verifyPlan(*problem, plan))
     return fail(InternalError, "plan failed verification: " + *violation);
   llvm::outs() << llvm::formatv(
       "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
-      "gap          {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
+      "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
       "time         {6:F3} s\n",
       problem->buffers.size(), plan.lowerBound, plan.heap,
-      gap(plan.heap, plan.lowerBound), plan.algorithm,
+      heapRatio(plan.heap, plan.lowerBound), plan.algorithm,
       plan.optimal ? "proven" : "not proven", plan.seconds);
   if (!outputPath.empty()) {
     std::string csv = writeProblemCsv(*problem, &plan);

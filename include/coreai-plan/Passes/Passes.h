@@ -2,6 +2,9 @@
 #ifndef COREAI_PLAN_PASSES_PASSES_H
 #define COREAI_PLAN_PASSES_PASSES_H
 
+#include "coreai-plan/Options.h"
+#include "coreai-plan/Solve.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

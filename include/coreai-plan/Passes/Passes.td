@@ -13,9 +13,10 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
     a `coreai.plan` summary.
   }];
   let options = [
-    Option<"algorithm", "algorithm", "std::string", "\"best\"",
-           "naive | greedy-by-size | greedy-by-breadth | best-fit | best">,
-    Option<"alignment", "alignment", "int64_t", "64",
+    Option<"algorithm", "algorithm", "::coreai::Algorithm",
+           "::coreai::Algorithm::Best", "Packing algorithm (docs/SOLVERS.md)",
+           "::coreai::algorithmValues()">,
+    Option<"alignment", "alignment", "int64_t", "::coreai::defaultAlignment",
            "Offset alignment of every buffer in bytes (power of two)">,
     Option<"inPlace", "in-place", "bool", "false",
            "Let elementwise ops write into an operand that dies there">,
@@ -38,7 +39,8 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
            "the heap">,
     Option<"maxHeap", "max-heap", "int64_t", "0",
            "Fail when a function's heap exceeds N bytes (0: no limit)">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t", "10000",
+    Option<"timeLimitMs", "time-limit-ms", "int64_t",
+           "::coreai::defaultTimeLimitMs",
            "Cap on the search per function (ms); it stops earlier once the "
            "heap is proven minimal">,
   ];
@@ -84,7 +86,7 @@ def CoreAIReorder : Pass<"coreai-reorder", "mlir::func::FuncOp"> {
     bounds when it reorders.
   }];
   let options = [
-    Option<"alignment", "alignment", "int64_t", "64",
+    Option<"alignment", "alignment", "int64_t", "::coreai::defaultAlignment",
            "Offset alignment the bound assumes (power of two)">,
     Option<"inPlace", "in-place", "bool", "false",
            "Count elementwise results written over a dying operand as "
@@ -109,9 +111,10 @@ def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
     Option<"arena", "arena", "std::string", "\"alloc\"",
            "alloc: one memref.alloc per function | argument: a trailing "
            "memref<HEAPxi8> argument the caller provides">,
-    Option<"algorithm", "algorithm", "std::string", "\"best\"",
-           "naive | greedy-by-size | greedy-by-breadth | best-fit | best">,
-    Option<"alignment", "alignment", "int64_t", "64",
+    Option<"algorithm", "algorithm", "::coreai::Algorithm",
+           "::coreai::Algorithm::Best", "Packing algorithm (docs/SOLVERS.md)",
+           "::coreai::algorithmValues()">,
+    Option<"alignment", "alignment", "int64_t", "::coreai::defaultAlignment",
            "Offset alignment of every buffer in bytes (power of two)">,
     Option<"timeLimitMs", "time-limit-ms", "int64_t", "1000",
            "Budget of the exact search per function">,

@@ -10,6 +10,7 @@
 #define COREAI_PLAN_PASSES_PLANFUNCTION_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Solve.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +22,7 @@ namespace coreai {
 
 struct LivenessOptions {
   /// Every buffer offset is a multiple of this (power of two).
-  int64_t alignment = 64;
+  int64_t alignment = defaultAlignment;
   /// Elementwise ops may write into an operand's buffer that dies there.
   bool inPlace = false;
   /// Softmax (a row at a time: every element of a row is read before any
@@ -52,10 +53,6 @@ struct FunctionBuffers {
   std::vector<BufferOrigin> origins;
   std::vector<llvm::SmallVector<mlir::Value, 1>> values;
   std::vector<unsigned> owners;
-  /// Bytes of the results in-place reuse put into an operand's buffer
-  /// instead of a buffer of their own (0 without the option). The heap
-  /// saving is smaller or equal; planFunction measures it.
-  int64_t inPlaceSavedBytes = 0;
   /// Values (owners, not views) whose bytes live in storage the runtime
   /// binds: an output (`index` = result position) or a state argument
   /// (`index` = argument number). Only placements the options made.
@@ -65,10 +62,6 @@ struct FunctionBuffers {
     unsigned index;
   };
   std::vector<External> external;
-  /// Bytes of heap buffers output placement moved into outputs' storage,
-  /// and bytes of state updates written into their state's storage.
-  int64_t outputPlacedBytes = 0;
-  int64_t statePlacedBytes = 0;
   /// With borrowOutputs: the outputs lent to the plan, by result position.
   std::vector<OutputBin> bins;
 };
@@ -89,6 +82,10 @@ struct FunctionPlanOptions {
   /// effect dependencies) when that lowers the heap.
   bool reorder = false;
 };
+
+/// The one check of option values a user typed (alignment, time limit,
+/// heap limit), for every front end: the CLI's flags and the passes'.
+llvm::Error checkPlanOptions(const FunctionPlanOptions &options);
 
 /// Why planFunction failed; the diagnostic itself went to the context.
 enum class PlanFailure {

@@ -28,7 +28,8 @@ namespace coreai {
 using SymbolBindings = std::map<std::string, int64_t>;
 
 /// Evaluates an integer polynomial as sympy prints it: integers, symbols,
-/// `+ - *`, floor division `//`, unary minus and parentheses.
+/// `+ - *`, floor division `//`, unary minus and parentheses. A value that
+/// overflows 64 bits is an error (the text comes from the graph).
 llvm::Expected<int64_t> evaluateSymExpr(llvm::StringRef expr,
                                         const SymbolBindings &bindings);
 

@@ -22,8 +22,8 @@
 // CORRUPT-NEXT: memref.view {{.*}} to memref<16xf32>
 
 // FORM: error: arena must be 'alloc' or 'argument', not 'heap'
-// ALIGN: error: alignment 48 is not a power of two
-// ALGO: error: unknown algorithm 'magic'
+// ALIGN: error: alignment must be a positive power of two, got 48
+// ALGO: for the --algorithm option: Cannot find option named 'magic'
 // FUNCS: error: functions= names @g, which is not a function defined in this module
 func.func @f(%arg0: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>

@@ -87,6 +87,32 @@ func.func @negative(%a: tensor<4xf32>) {
 
 // -----
 
+// Expressions come from the graph: arithmetic that overflows 64 bits is an
+// error at the op, never a wrapped (or undefined) dim.
+func.func @overflow_mul(%a: tensor<4xf32>) {
+  // expected-error @+1 {{cannot bind result #0: in 's0*4611686018427387904': the value overflows 64 bits}}
+  %0 = "t.a"(%a) {coreai.sym_shapes = ["s0*4611686018427387904"]} : (tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @overflow_add(%a: tensor<4xf32>) {
+  // expected-error @+1 {{cannot bind result #0: in '9223372036854775807 + s0': the value overflows 64 bits}}
+  %0 = "t.a"(%a) {coreai.sym_shapes = ["9223372036854775807 + s0"]} : (tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @overflow_sub(%a: tensor<4xf32>) {
+  // expected-error @+1 {{cannot bind result #0: in '-9223372036854775807 - s0': the value overflows 64 bits}}
+  %0 = "t.a"(%a) {coreai.sym_shapes = ["-9223372036854775807 - s0"]} : (tensor<4xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
 func.func @floor(%a: tensor<4xf32>) {
   // Python's // rounds toward -inf: (1 - 3*3)//4 = -2, and 7 + -2 = 5.
   // CHECK-LABEL: func.func @floor

@@ -31,7 +31,7 @@ for name in sorted(expected):
     largest = want[-1] if want else None
     if entry["largest_fitting"] != largest:
         sys.exit("@%s: largest %s, expected %s" % (name, entry["largest_fitting"], largest))
-    planned = {c["S"]: c["heap"] for c in entry["chunks"]}
+    planned = {c["chunk"]: c["heap"] for c in entry["chunks"]}
     heaps = {e["chunk"]: e["heap"] for e in plan["entries"] if e["entry"] == name}
     if planned != heaps:
         sys.exit("@%s: fit planned %s, plan %s" % (name, planned, heaps))
