@@ -148,6 +148,10 @@ int main(int argc, char **argv) {
          capm_bundle_heap(m));
   int result = 0;
   if (parametric) {
+    int64_t lo, hi;
+    if (capm_parametric_range(m, argv[3], &lo, &hi) == CAPM_OK)
+      printf("parametric %s range [%" PRId64 ", %" PRId64 "]\n", argv[3], lo,
+             hi);
     for (int i = 4; i < argc && result == 0; ++i)
       result = check_parametric(m, argv[3], strtoll(argv[i], NULL, 10));
   } else if (argc == 4) {
