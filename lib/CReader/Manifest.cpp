@@ -60,6 +60,120 @@ bool checkBuffers(const flatbuffers::Vector<
   return true;
 }
 
+/// The structure a parametric piece's evaluation relies on (so no input
+/// can index out of bounds or loop): a range of at most 4096 sizes
+/// (kMaxParametricSpan), sizes of at most three coefficients, power-of-two
+/// alignments, `order` a permutation with each buffer after those below
+/// it, heap terms naming buffers. Overflow is caught when evaluating.
+bool checkParametric(const coreai::fb::Parametric *p) {
+  constexpr int64_t maxSpan = 4096;
+  if (!p->entry() || p->lo() < 1 || p->lo() > p->hi() ||
+      p->hi() - p->lo() >= maxSpan)
+    return false;
+  size_t n = p->buffers() ? p->buffers()->size() : 0;
+  if ((p->order() ? p->order()->size() : 0) != n)
+    return false;
+  std::vector<int64_t> rank(n, -1);
+  for (size_t r = 0; r < n; ++r) {
+    uint32_t i = p->order()->Get(r);
+    if (i >= n || rank[i] >= 0)
+      return false;
+    rank[i] = int64_t(r);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
+    int64_t align = b->alignment();
+    if (align <= 0 || (align & (align - 1)) != 0 || b->start() < 0 ||
+        b->end() < b->start() || (b->size() && b->size()->size() > 3))
+      return false;
+    if (b->below())
+      for (uint32_t j : *b->below())
+        if (j >= n || rank[j] >= rank[i])
+          return false;
+  }
+  if (p->heap_terms())
+    for (uint32_t i : *p->heap_terms())
+      if (i >= n)
+        return false;
+  return true;
+}
+
+const coreai::fb::Parametric *pieceAt(const capm_manifest *m, size_t piece) {
+  const auto *pieces = m->root->parametric();
+  return pieces && piece < pieces->size() ? pieces->Get(piece) : nullptr;
+}
+
+/// size(S) = c0 + c1*S + c2*S^2 in checked int64; false on overflow or a
+/// negative size.
+bool sizeAt(const coreai::fb::ParametricBuffer *b, int64_t s, int64_t *out) {
+  int64_t value = 0, power = 1;
+  if (const auto *coefficients = b->size())
+    for (size_t k = 0; k < coefficients->size(); ++k) {
+      int64_t term;
+      if (k > 0 && __builtin_mul_overflow(power, s, &power))
+        return false;
+      if (__builtin_mul_overflow(coefficients->Get(k), power, &term) ||
+          __builtin_add_overflow(value, term, &value))
+        return false;
+    }
+  *out = value;
+  return value >= 0;
+}
+
+/// Offsets at S in evaluation order (each the aligned maximum of the ends
+/// of the buffers below it) and the heap (the maximum end over the heap
+/// terms), as coreai::ParametricPlan::offsetsAt / heapAt compute them.
+capm_status evaluate(const coreai::fb::Parametric *p, int64_t s,
+                     int64_t *offsets, int64_t *heap) {
+  if (s < p->lo() || s > p->hi())
+    return CAPM_OUT_OF_RANGE;
+  size_t n = p->buffers() ? p->buffers()->size() : 0;
+  std::vector<int64_t> sizes(n);
+  for (size_t i = 0; i < n; ++i)
+    if (!sizeAt(p->buffers()->Get(i), s, &sizes[i]))
+      return CAPM_OVERFLOW;
+  auto end = [&](uint32_t j, int64_t *out) {
+    return !__builtin_add_overflow(offsets[j], sizes[j], out);
+  };
+  for (uint32_t i : *p->order()) {
+    const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
+    int64_t top = 0, bottom;
+    if (b->below())
+      for (uint32_t j : *b->below()) {
+        if (!end(j, &bottom))
+          return CAPM_OVERFLOW;
+        top = bottom > top ? bottom : top;
+      }
+    int64_t align = b->alignment(), padded;
+    if (__builtin_add_overflow(top, align - 1, &padded))
+      return CAPM_OVERFLOW;
+    offsets[i] = padded & ~(align - 1);
+  }
+  int64_t highest = 0, top;
+  if (p->heap_terms())
+    for (uint32_t i : *p->heap_terms()) {
+      if (!end(i, &top))
+        return CAPM_OVERFLOW;
+      highest = top > highest ? top : highest;
+    }
+  if (heap)
+    *heap = highest;
+  return CAPM_OK;
+}
+
+/// An entry of the same function with as many planned buffers: its value
+/// and op names are the parametric buffers' (same ids, same order).
+const coreai::fb::Entry *namesFor(const capm_manifest *m,
+                                  const coreai::fb::Parametric *p) {
+  size_t n = p->buffers() ? p->buffers()->size() : 0;
+  if (const auto *entries = m->root->entries())
+    for (const coreai::fb::Entry *e : *entries)
+      if (std::strcmp(text(e->entry()), text(p->entry())) == 0 &&
+          (e->buffers() ? e->buffers()->size() : 0) == n)
+        return e;
+  return nullptr;
+}
+
 } // namespace
 
 extern "C" {
@@ -115,6 +229,11 @@ capm_status capm_open_bytes(const void *data, size_t size, const char *source,
             !checkBuffers(entry->placed(), true))
           status = corrupt("a buffer with an unknown region or a negative "
                            "offset or size");
+    if (const auto *pieces = m->root->parametric())
+      for (const coreai::fb::Parametric *p : *pieces)
+        if (status == CAPM_OK && !checkParametric(p))
+          status = corrupt("a parametric plan with a bad range, alignment, "
+                           "size expression or evaluation order");
   }
   if (status != CAPM_OK) {
     delete m;
@@ -221,6 +340,114 @@ capm_status capm_get_buffer(const capm_manifest *m, size_t entry, size_t index,
   return CAPM_OK;
 }
 
+size_t capm_parametric_count(const capm_manifest *m) {
+  return m->root->parametric() ? m->root->parametric()->size() : 0;
+}
+
+capm_status capm_get_parametric(const capm_manifest *m, size_t piece,
+                                capm_parametric *out) {
+  const coreai::fb::Parametric *p = pieceAt(m, piece);
+  if (!p)
+    return CAPM_NOT_FOUND;
+  out->entry = text(p->entry());
+  out->symbol = text(p->symbol());
+  out->lo = p->lo();
+  out->hi = p->hi();
+  out->alignment = p->alignment();
+  out->buffer_count = p->buffers() ? p->buffers()->size() : 0;
+  return CAPM_OK;
+}
+
+capm_status capm_parametric_range(const capm_manifest *m, const char *name,
+                                  int64_t *lo, int64_t *hi) {
+  bool found = false;
+  for (size_t i = 0, n = capm_parametric_count(m); i < n; ++i) {
+    const coreai::fb::Parametric *p = pieceAt(m, i);
+    if (std::strcmp(text(p->entry()), name) != 0)
+      continue;
+    *lo = found && *lo < p->lo() ? *lo : p->lo();
+    *hi = found && *hi > p->hi() ? *hi : p->hi();
+    found = true;
+  }
+  return found ? CAPM_OK : CAPM_NOT_FOUND;
+}
+
+capm_status capm_find_parametric(const capm_manifest *m, const char *name,
+                                 int64_t s, size_t *piece, char *error,
+                                 size_t errorSize) {
+  std::string ranges;
+  for (size_t i = 0, n = capm_parametric_count(m); i < n; ++i) {
+    const coreai::fb::Parametric *p = pieceAt(m, i);
+    if (std::strcmp(text(p->entry()), name) != 0)
+      continue;
+    if (s >= p->lo() && s <= p->hi()) {
+      *piece = i;
+      return CAPM_OK;
+    }
+    ranges += std::string(ranges.empty() ? "" : ", ") + "[" +
+              std::to_string(p->lo()) + ", " + std::to_string(p->hi()) + "]";
+  }
+  if (ranges.empty())
+    return fail(CAPM_NOT_FOUND, error, errorSize,
+                std::string("no parametric plan of '") + name + "'");
+  return fail(CAPM_OUT_OF_RANGE, error, errorSize,
+              "S=" + std::to_string(s) + " is outside the parametric plan of '" +
+                  name + "' (S in " + ranges + ")");
+}
+
+capm_status capm_parametric_heap(const capm_manifest *m, size_t piece,
+                                 int64_t s, int64_t *heap) {
+  const coreai::fb::Parametric *p = pieceAt(m, piece);
+  if (!p)
+    return CAPM_NOT_FOUND;
+  std::vector<int64_t> offsets;
+  try {
+    offsets.resize(p->buffers() ? p->buffers()->size() : 0);
+  } catch (const std::bad_alloc &) {
+    return CAPM_OUT_OF_MEMORY;
+  }
+  return evaluate(p, s, offsets.data(), heap);
+}
+
+capm_status capm_parametric_offsets(const capm_manifest *m, size_t piece,
+                                    int64_t s, int64_t *offsets,
+                                    size_t count) {
+  const coreai::fb::Parametric *p = pieceAt(m, piece);
+  if (!p || count != (p->buffers() ? p->buffers()->size() : 0))
+    return CAPM_NOT_FOUND;
+  return evaluate(p, s, offsets, nullptr);
+}
+
+capm_status capm_parametric_buffer(const capm_manifest *m, size_t piece,
+                                   int64_t s, size_t index,
+                                   capm_buffer *out) {
+  const coreai::fb::Parametric *p = pieceAt(m, piece);
+  size_t n = p && p->buffers() ? p->buffers()->size() : 0;
+  if (index >= n)
+    return CAPM_NOT_FOUND;
+  std::vector<int64_t> offsets;
+  try {
+    offsets.resize(n);
+  } catch (const std::bad_alloc &) {
+    return CAPM_OUT_OF_MEMORY;
+  }
+  if (capm_status status = evaluate(p, s, offsets.data(), nullptr))
+    return status;
+  const coreai::fb::ParametricBuffer *b = p->buffers()->Get(index);
+  const coreai::fb::Entry *names = namesFor(m, p);
+  const coreai::fb::Buffer *named =
+      names ? names->buffers()->Get(index) : nullptr;
+  out->value = named ? text(named->value()) : text(b->id());
+  out->op = named ? text(named->op()) : "";
+  out->region = CAPM_REGION_HEAP;
+  out->region_index = 0;
+  out->offset = offsets[index];
+  sizeAt(b, s, &out->size); // evaluate() has checked it at s
+  out->start = b->start();
+  out->end = b->end();
+  return CAPM_OK;
+}
+
 const char *capm_status_string(capm_status status) {
   switch (status) {
   case CAPM_OK:
@@ -235,6 +462,10 @@ const char *capm_status_string(capm_status status) {
     return "not found";
   case CAPM_OUT_OF_MEMORY:
     return "out of memory";
+  case CAPM_OUT_OF_RANGE:
+    return "S outside the parametric plan's range";
+  case CAPM_OVERFLOW:
+    return "an expression overflows at S";
   }
   return "unknown status";
 }

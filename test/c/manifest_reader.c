@@ -2,11 +2,15 @@
  *
  *   coreai-plan-c-reader MANIFEST            summary of every entry
  *   coreai-plan-c-reader MANIFEST ENTRY S    every buffer of one entry
+ *   coreai-plan-c-reader MANIFEST --parametric ENTRY S...
+ *                                            the parametric plan at each S
  *
  * Checks what a runtime relies on while binding: heap buffers lie inside
  * the entry's heap, the entry's heap inside the bundle heap, and offsets
- * in the heap or an output are multiples of the target's alignment.
- * Exits 1 with the reader's message when the file is refused, 2 when a
+ * in the heap or an output are multiples of the target's alignment. A
+ * parametric plan evaluated at S must also give the offsets and sizes of
+ * the manifest's entry at S when it has one (an instance the planner
+ * wrote). Exits 1 with the reader's message when the file is refused, 2 when a
  * check fails. */
 #include "coreai-plan/c/manifest.h"
 
@@ -68,9 +72,67 @@ static int check_entry(const capm_manifest *m, size_t e, int print) {
   return 0;
 }
 
+/* The parametric plan of `name` at `s`: heap, then every buffer. */
+static int check_parametric(const capm_manifest *m, const char *name,
+                            int64_t s) {
+  char error[512];
+  size_t piece, instance;
+  capm_status status = capm_find_parametric(m, name, s, &piece, error,
+                                            sizeof error);
+  if (status != CAPM_OK) {
+    fprintf(stderr, "error (%s): %s\n", capm_status_string(status), error);
+    return 1;
+  }
+  capm_parametric p;
+  int64_t heap, alignment = capm_target_alignment(m);
+  capm_get_parametric(m, piece, &p);
+  status = capm_parametric_heap(m, piece, s, &heap);
+  if (status != CAPM_OK) {
+    fprintf(stderr, "error (%s) at S=%" PRId64 "\n",
+            capm_status_string(status), s);
+    return 1;
+  }
+  int has_instance = capm_find_entry(m, name, s, &instance) == CAPM_OK;
+  printf("parametric %s S=%" PRId64 " in [%" PRId64 ", %" PRId64
+         "] heap %" PRId64 "\n",
+         name, s, p.lo, p.hi, heap);
+  if (heap > capm_bundle_heap(m) ||
+      (has_instance && heap != capm_entry_heap(m, instance))) {
+    fprintf(stderr, "S=%" PRId64 ": heap above the bundle heap or not the "
+                    "entry's\n", s);
+    return 2;
+  }
+  for (size_t i = 0; i < p.buffer_count; ++i) {
+    capm_buffer b, expected;
+    status = capm_parametric_buffer(m, piece, s, i, &b);
+    if (status != CAPM_OK) {
+      fprintf(stderr, "error (%s) at S=%" PRId64 "\n",
+              capm_status_string(status), s);
+      return 1;
+    }
+    if (b.offset + b.size > heap || b.offset % alignment != 0) {
+      fprintf(stderr, "%s: outside the heap or not aligned\n", b.value);
+      return 2;
+    }
+    if (has_instance &&
+        (capm_get_buffer(m, instance, i, &expected) != CAPM_OK ||
+         expected.offset != b.offset || expected.size != b.size ||
+         expected.region != b.region)) {
+      fprintf(stderr, "%s: not where the entry at S=%" PRId64 " has it\n",
+              b.value, s);
+      return 2;
+    }
+    printf("%s %s offset %" PRId64 " size %" PRId64 "\n", b.value,
+           region_name(b.region), b.offset, b.size);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2 && argc != 4) {
-    fprintf(stderr, "usage: %s MANIFEST [ENTRY S]\n", argv[0]);
+  int parametric = argc >= 5 && strcmp(argv[2], "--parametric") == 0;
+  if (argc != 2 && argc != 4 && !parametric) {
+    fprintf(stderr, "usage: %s MANIFEST [ENTRY S | --parametric ENTRY S...]\n",
+            argv[0]);
     return 1;
   }
   char error[512];
@@ -85,7 +147,14 @@ int main(int argc, char **argv) {
          capm_format_version(m), capm_target_name(m), capm_target_alignment(m),
          capm_bundle_heap(m));
   int result = 0;
-  if (argc == 4) {
+  if (parametric) {
+    int64_t lo, hi;
+    if (capm_parametric_range(m, argv[3], &lo, &hi) == CAPM_OK)
+      printf("parametric %s range [%" PRId64 ", %" PRId64 "]\n", argv[3], lo,
+             hi);
+    for (int i = 4; i < argc && result == 0; ++i)
+      result = check_parametric(m, argv[3], strtoll(argv[i], NULL, 10));
+  } else if (argc == 4) {
     size_t e;
     if (capm_find_entry(m, argv[2], strtoll(argv[3], NULL, 10), &e) !=
         CAPM_OK) {
@@ -97,6 +166,12 @@ int main(int argc, char **argv) {
   } else {
     for (size_t e = 0; e < capm_entry_count(m) && result == 0; ++e)
       result = check_entry(m, e, 0);
+    for (size_t i = 0; i < capm_parametric_count(m); ++i) {
+      capm_parametric p;
+      capm_get_parametric(m, i, &p);
+      printf("parametric %s %s in [%" PRId64 ", %" PRId64 "]: %zu buffers\n",
+             p.entry, p.symbol, p.lo, p.hi, p.buffer_count);
+    }
   }
   capm_close(m);
   return result;

@@ -3,7 +3,8 @@
  * What a runtime links to bind every buffer of a planned bundle: open and
  * verify a plan.manifest (FlatBuffers, format version 2), read the bundle
  * heap, and per entry point and chunk size S the region (heap, output k,
- * state k) and offset of each buffer. C ABI; no MLIR or LLVM needed: the
+ * state k) and offset of each buffer, and a parametric plan (`plan --chunks
+ * A..B`) evaluated at any S of its range. C ABI; no MLIR or LLVM needed: the
  * library is the FlatBuffers verifier and accessors behind these calls.
  * docs/MANIFEST.md describes the fields.
  *
@@ -29,7 +30,9 @@ typedef enum capm_status {
   CAPM_CORRUPT = 2,       /* not a manifest, truncated or failing verification */
   CAPM_WRONG_VERSION = 3, /* a manifest of another format version */
   CAPM_NOT_FOUND = 4,     /* no such entry point, S or index */
-  CAPM_OUT_OF_MEMORY = 5
+  CAPM_OUT_OF_MEMORY = 5,
+  CAPM_OUT_OF_RANGE = 6,  /* S outside every range of a parametric plan */
+  CAPM_OVERFLOW = 7       /* an expression leaves int64 (or a size < 0) at S */
 } capm_status;
 
 typedef enum capm_region {
@@ -80,6 +83,50 @@ capm_status capm_find_entry(const capm_manifest *manifest, const char *name,
 size_t capm_buffer_count(const capm_manifest *manifest, size_t entry);
 capm_status capm_get_buffer(const capm_manifest *manifest, size_t entry,
                             size_t index, capm_buffer *out);
+
+/* Parametric plans: an entry point planned once for every integer S in a
+ * range, in one or more pieces with disjoint ranges. Sizes are polynomials
+ * in S, offsets aligned maxima over the buffers below (docs/PARAMETRIC.md);
+ * these calls evaluate them with checked 64-bit arithmetic, exactly as the
+ * planner does. Every buffer of a parametric plan is in the heap (region
+ * CAPM_REGION_HEAP): borrowing is off for parametric plans, and values
+ * placed straight into an output's or a state's storage are not part of
+ * it (they sit at offset 0 there, as in the entries at any S). */
+typedef struct capm_parametric {
+  const char *entry;   /* function name */
+  const char *symbol;  /* the shape symbol bound to S */
+  int64_t lo, hi;      /* the piece holds for every integer S in [lo, hi] */
+  int64_t alignment;
+  size_t buffer_count;
+} capm_parametric;
+
+size_t capm_parametric_count(const capm_manifest *manifest);
+capm_status capm_get_parametric(const capm_manifest *manifest, size_t piece,
+                                capm_parametric *out);
+/* The smallest lo and largest hi over the pieces of entry point `name`;
+ * CAPM_NOT_FOUND when it has no parametric plan. */
+capm_status capm_parametric_range(const capm_manifest *manifest,
+                                  const char *name, int64_t *lo, int64_t *hi);
+/* The piece of `name` whose range holds `s`. CAPM_NOT_FOUND when `name`
+ * has no parametric plan, CAPM_OUT_OF_RANGE when no piece holds `s`; the
+ * message (when `error` is not NULL) names the ranges. */
+capm_status capm_find_parametric(const capm_manifest *manifest,
+                                 const char *name, int64_t s, size_t *piece,
+                                 char *error, size_t error_size);
+/* heap(S) of one piece; CAPM_OUT_OF_RANGE when `s` is outside its range. */
+capm_status capm_parametric_heap(const capm_manifest *manifest, size_t piece,
+                                 int64_t s, int64_t *heap);
+/* Every buffer's offset at S, in one pass: `offsets` holds `count` values
+ * and `count` must be the piece's buffer_count (else CAPM_NOT_FOUND). */
+capm_status capm_parametric_offsets(const capm_manifest *manifest,
+                                    size_t piece, int64_t s, int64_t *offsets,
+                                    size_t count);
+/* One buffer at S (value and op from an entry of the same function when
+ * the manifest has one, else the buffer id and ""). Evaluates the whole
+ * piece: to bind every buffer, prefer capm_parametric_offsets. */
+capm_status capm_parametric_buffer(const capm_manifest *manifest,
+                                   size_t piece, int64_t s, size_t index,
+                                   capm_buffer *out);
 
 /* A static description of a status ("corrupt manifest", ...). */
 const char *capm_status_string(capm_status status);
