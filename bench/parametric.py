@@ -10,14 +10,14 @@ four per-S plans 1,16,32,64.
 Target h18p (alignment 256, every reuse technique on). Prints the table as
 Markdown; --update rewrites the `parametric` section of docs/benchmarks.md.
 """
-import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
 import time
+
+from benchlib import parse_arguments, replace_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANGE = (1, 64)
@@ -50,12 +50,7 @@ def graphs(shared):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--shared", default=os.environ.get(
-        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
-    parser.add_argument("--update", action="store_true")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__.splitlines()[0])
     tool = os.path.join(args.build, "bin", "coreai-plan")
 
     heap_rows, size_rows = [], []
@@ -123,20 +118,8 @@ def main():
     table = "\n".join(lines)
     print(table)
     if args.update:
-        path = os.path.join(ROOT, "docs", "benchmarks.md")
-        with open(path) as f:
-            text = f.read()
-        begin, end = "<!-- BEGIN parametric -->", "<!-- END parametric -->"
-        section = f"{begin}\n{table}\n{end}"
-        if begin in text:
-            text = re.sub(re.escape(begin) + ".*?" + re.escape(end),
-                          lambda _: section, text, flags=re.S)
-        else:
-            text = text.rstrip("\n") + "\n\n## One plan for every S " \
-                "(issue 17, `bench/parametric.py`)\n\n" + section + "\n"
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), "parametric",
+                        table)
 
 
 if __name__ == "__main__":
