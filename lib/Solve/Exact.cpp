@@ -25,8 +25,8 @@
 // - Decomposition. When no unplaced buffer crosses a section boundary, the two
 //   sides no longer interact and are solved one after the other.
 //
-// Restarts with doubling node limits rotate through five static orderings
-// (MiniMalloc rotates three), since one ordering often finds in milliseconds
+// Restarts with doubling node limits rotate through three static orderings
+// (TLZ, TAW, TWA), since one ordering often finds in milliseconds
 // what another misses for minutes. Only a run that ends below its node
 // limit counts as exhausted.
 //
@@ -158,18 +158,8 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
     : problem(problem), ids(std::move(ids)), capacity(capacity),
       options(options) {
   int n = int(this->ids.size());
-  std::vector<int64_t> times;
-  for (int id : this->ids) {
-    times.push_back(problem.buffers[id].start);
-    times.push_back(problem.buffers[id].end);
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  numSections = std::max(0, int(times.size()) - 1);
-  auto indexOf = [&](int64_t t) {
-    return int(std::lower_bound(times.begin(), times.end(), t) -
-               times.begin());
-  };
+  TimeAxis axis(problem, this->ids);
+  numSections = axis.numSegments();
   sectionBuffers.resize(numSections);
   floor.assign(numSections, 0);
   total.assign(numSections, 0);
@@ -180,8 +170,8 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
     size.push_back(b.size);
     alignment.push_back(b.alignment);
     lifetime.push_back(b.end - b.start);
-    sectionBegin.push_back(indexOf(b.start));
-    sectionEnd.push_back(indexOf(b.end));
+    sectionBegin.push_back(axis.indexOf(b.start));
+    sectionEnd.push_back(axis.indexOf(b.end));
     for (int s = sectionBegin[i]; s < sectionEnd[i]; ++s) {
       sectionBuffers[s].push_back(i);
       total[s] += b.size;

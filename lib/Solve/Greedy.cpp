@@ -67,17 +67,11 @@ std::vector<size_t> orderByDescending(const BufferProblem &problem, Key key) {
 class TimeProfile {
 public:
   explicit TimeProfile(const BufferProblem &problem) {
-    std::vector<int64_t> times;
-    for (const Buffer &b : problem.buffers) {
-      times.push_back(b.start);
-      times.push_back(b.end);
-    }
-    std::sort(times.begin(), times.end());
-    times.erase(std::unique(times.begin(), times.end()), times.end());
-    size_t numSegments = std::max<size_t>(1, times.size());
+    TimeAxis axis(problem);
+    size_t numSegments = std::max<size_t>(1, axis.times.size());
     std::vector<int64_t> delta(numSegments + 1, 0);
     for (const Buffer &b : problem.buffers) {
-      int begin = indexOf(times, b.start), end = indexOf(times, b.end);
+      int begin = axis.indexOf(b.start), end = axis.indexOf(b.end);
       ranges.emplace_back(begin, end);
       delta[begin] += paddedSize(b);
       delta[end] -= paddedSize(b);
@@ -106,10 +100,6 @@ public:
   }
 
 private:
-  static int indexOf(const std::vector<int64_t> &times, int64_t t) {
-    return int(std::lower_bound(times.begin(), times.end(), t) -
-               times.begin());
-  }
   int busier(int a, int b) const {
     if (live[a] != live[b])
       return live[a] > live[b] ? a : b;

@@ -1,5 +1,6 @@
 //===- PlacementIndex.cpp - Where a buffer fits among placed ones ---------===//
 #include "PlacementIndex.h"
+#include "TimeAxis.h"
 
 #include <algorithm>
 #include <limits>
@@ -40,22 +41,11 @@ AddressUnion::firstEndingAfter(int64_t address) const {
 
 PlacementIndex::PlacementIndex(const BufferProblem &problem)
     : problem(problem) {
-  std::vector<int64_t> times;
-  times.reserve(problem.buffers.size() * 2);
-  for (const Buffer &b : problem.buffers) {
-    times.push_back(b.start);
-    times.push_back(b.end);
-  }
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  numSegments = std::max<int>(1, int(times.size()) - 1);
-  auto indexOf = [&](int64_t t) {
-    return int(std::lower_bound(times.begin(), times.end(), t) -
-               times.begin());
-  };
+  TimeAxis axis(problem);
+  numSegments = std::max(1, axis.numSegments());
   segments.reserve(problem.buffers.size());
   for (const Buffer &b : problem.buffers)
-    segments.emplace_back(indexOf(b.start), indexOf(b.end));
+    segments.emplace_back(axis.indexOf(b.start), axis.indexOf(b.end));
   own.resize(4 * size_t(numSegments));
   sub.resize(4 * size_t(numSegments));
 }

@@ -7,10 +7,12 @@
 #ifndef COREAI_PLAN_LIB_SOLVE_SOLVERS_H
 #define COREAI_PLAN_LIB_SOLVE_SOLVERS_H
 
+#include "TimeAxis.h"
 #include "coreai-plan/Problem.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <cstdint>
