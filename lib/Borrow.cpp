@@ -19,22 +19,7 @@ int64_t borrowingLowerBound(const BufferProblem &problem,
                             const std::vector<OutputBin> &bins) {
   if (bins.empty())
     return lowerBound(problem);
-  struct Event {
-    int64_t time;
-    bool starts;
-    size_t index;
-  };
-  std::vector<Event> events;
-  for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    const Buffer &b = problem.buffers[i];
-    if (b.start >= b.end || b.size == 0)
-      continue;
-    events.push_back({b.start, true, i});
-    events.push_back({b.end, false, i});
-  }
-  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
-    return a.time != b.time ? a.time < b.time : a.starts < b.starts;
-  });
+  std::vector<LiveEvent> events = liveEvents(problem);
   // Live bytes only the heap can hold, live bytes some bin could take,
   // and per bin the live bytes it could take.
   int64_t heapOnly = 0, borrowable = 0, peak = 0;

@@ -16,6 +16,23 @@ int64_t alignTo(int64_t size, int64_t alignment) {
   return int64_t(llvm::alignTo(uint64_t(size), uint64_t(alignment)));
 }
 
+std::vector<LiveEvent> liveEvents(const BufferProblem &problem) {
+  std::vector<LiveEvent> events;
+  events.reserve(problem.buffers.size() * 2);
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    if (b.start >= b.end || b.size == 0)
+      continue;
+    events.push_back({b.start, true, i});
+    events.push_back({b.end, false, i});
+  }
+  std::sort(events.begin(), events.end(),
+            [](const LiveEvent &a, const LiveEvent &b) {
+              return a.time != b.time ? a.time < b.time : a.starts < b.starts;
+            });
+  return events;
+}
+
 int64_t lowerBound(const BufferProblem &problem) {
   // Buffers live at one time are disjoint in address. Every offset is a
   // multiple of the smallest alignment in the problem, so each buffer below
@@ -25,27 +42,10 @@ int64_t lowerBound(const BufferProblem &problem) {
   int64_t unit = 0;
   for (const Buffer &b : problem.buffers)
     unit = unit == 0 ? b.alignment : std::min(unit, b.alignment);
-  struct Event {
-    int64_t time;
-    bool starts;
-    size_t index;
-  };
-  std::vector<Event> events;
-  events.reserve(problem.buffers.size() * 2);
-  for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    const Buffer &b = problem.buffers[i];
-    if (b.start >= b.end || b.size == 0)
-      continue;
-    events.push_back({b.start, true, i});
-    events.push_back({b.end, false, i});
-  }
-  // Half-open intervals: at equal times, ends come before starts.
-  std::sort(events.begin(), events.end(), [](const Event &a, const Event &b) {
-    return a.time != b.time ? a.time < b.time : a.starts < b.starts;
-  });
+  std::vector<LiveEvent> events = liveEvents(problem);
   std::multiset<int64_t> slacks;
   int64_t live = 0, peak = 0;
-  for (const Event &event : events) {
+  for (const LiveEvent &event : events) {
     const Buffer &b = problem.buffers[event.index];
     int64_t rounded = alignTo(b.size, unit);
     if (event.starts) {

@@ -63,6 +63,18 @@ inline int64_t paddedSize(const Buffer &buffer) {
 /// aligned neighbour above it forces). No packing can use a smaller heap.
 int64_t lowerBound(const BufferProblem &problem);
 
+/// A buffer starting or ending. Intervals are half-open, so at equal times
+/// ends come before starts; buffers with no bytes or an empty interval
+/// have no events.
+struct LiveEvent {
+  int64_t time;
+  bool starts;
+  size_t index;
+};
+/// Every buffer's start and end, in time order: the sweep the lower bounds
+/// run over.
+std::vector<LiveEvent> liveEvents(const BufferProblem &problem);
+
 /// Heap needed by `offsets`: max of offset + size over all buffers.
 int64_t heapOf(const BufferProblem &problem,
                const std::vector<int64_t> &offsets);
