@@ -2,8 +2,8 @@
 //
 // One implementation of `solve` for the two binaries that offer it:
 // `coreai-plan solve` (a subcommand) and `coreai-solve` (linked without
-// MLIR). Each declares the flags under its own command and maps the
-// outcome to the exit codes of docs/CLI.md.
+// MLIR). Each declares the flags under its own command; both report the
+// outcome with the same exit codes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COREAI_PLAN_SOLVECSV_H
@@ -41,6 +41,11 @@ struct SolveCsvOutcome {
 /// Reads the problem, packs it, verifies the plan, prints the summary on
 /// `out` and writes the offset CSV when asked.
 SolveCsvOutcome runSolveCsv(const SolveCsvFlags &flags, llvm::raw_ostream &out);
+
+/// The exit code of docs/CLI.md for `outcome` (0 solved, 1 bad input, 2 no
+/// packing within the capacity, 3 internal error), printing its error as
+/// `tool: error: ...` on stderr first.
+int reportSolveCsv(const SolveCsvOutcome &outcome, llvm::StringRef tool);
 
 } // namespace coreai
 

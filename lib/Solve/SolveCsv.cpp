@@ -7,6 +7,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
 
 namespace coreai {
 
@@ -97,6 +98,15 @@ SolveCsvOutcome runSolveCsv(const SolveCsvFlags &flags,
                      llvm::toString(std::move(error)));
   }
   return {};
+}
+
+int reportSolveCsv(const SolveCsvOutcome &outcome, llvm::StringRef tool) {
+  if (outcome.status == SolveCsvStatus::Solved)
+    return 0;
+  if (outcome.status == SolveCsvStatus::NoPacking)
+    return 2;
+  llvm::WithColor::error(llvm::errs(), tool) << outcome.error << "\n";
+  return outcome.status == SolveCsvStatus::BadInput ? 1 : 3;
 }
 
 } // namespace coreai

@@ -19,18 +19,7 @@ SolveCsvFlags flags(solveCommand);
 } // namespace
 
 int runSolve() {
-  SolveCsvOutcome outcome = runSolveCsv(flags, llvm::outs());
-  switch (outcome.status) {
-  case SolveCsvStatus::Solved:
-    return Success;
-  case SolveCsvStatus::NoPacking:
-    return AnswerNo;
-  case SolveCsvStatus::BadInput:
-    return fail(InputError, outcome.error);
-  case SolveCsvStatus::Internal:
-    return fail(InternalError, outcome.error);
-  }
-  return fail(InternalError, "unknown solve outcome");
+  return reportSolveCsv(runSolveCsv(flags, llvm::outs()), "coreai-plan");
 }
 
 } // namespace coreai::cli
