@@ -8,45 +8,25 @@
 //
 //===----------------------------------------------------------------------===//
 #include "../lib/Import/ImportProgram.h"
+#include "FuzzPlanning.h"
 
 #include "coreai-plan/Import/ExportArchive.h"
-#include "coreai-plan/Passes/Dialects.h"
-#include "coreai-plan/Passes/PlanFunction.h"
-#include "coreai-plan/Verify.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 using namespace coreai;
-
-static mlir::MLIRContext &context() {
-  static mlir::MLIRContext *ctx = [] {
-    mlir::DialectRegistry registry;
-    coreai::registerInputDialects(registry);
-    auto *c = new mlir::MLIRContext(registry,
-                                    mlir::MLIRContext::Threading::DISABLED);
-    c->loadAllAvailableDialects();
-    c->allowUnregisteredDialects();
-    c->getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
-    return c;
-  }();
-  return *ctx;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);
+  mlir::MLIRContext &context = fuzz::quietContext();
   mlir::OwningOpRef<mlir::ModuleOp> module;
   if (looksLikeExportArchive(bytes)) {
     module = importExportArchive(llvm::MemoryBufferRef(bytes, "fuzz.pt2"),
-                                 &context());
+                                 &context);
   } else {
-    module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context()));
+    module = mlir::ModuleOp::create(mlir::UnknownLoc::get(&context));
     import::ModelMember member{"fuzz/models/model.json", bytes.str()};
     if (mlir::failed(import::importProgram(*module, "fuzz.pt2", member,
                                            "main")))
@@ -54,21 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (!module)
     return 0;
-  if (mlir::failed(mlir::verify(*module))) {
-    std::fprintf(stderr, "invariant violated: the importer built invalid IR\n");
-    std::abort();
-  }
-  FunctionPlanOptions options;
-  options.solve.timeLimitMs = 5;
-  for (auto func : module->getOps<mlir::func::FuncOp>()) {
-    auto planned = planFunction(func, options);
-    if (mlir::failed(planned))
-      continue;
-    if (verifyPlan(planned->problem, planned->plan) ||
-        planned->plan.heap < lowerBound(planned->problem)) {
-      std::fprintf(stderr, "invariant violated: an unsound plan\n");
-      std::abort();
-    }
-  }
+  fuzz::check(mlir::succeeded(mlir::verify(*module)),
+              "the importer built invalid IR");
+  fuzz::checkPlansOf(*module);
   return 0;
 }

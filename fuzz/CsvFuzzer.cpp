@@ -9,17 +9,10 @@
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include "FuzzCheck.h"
 
 using namespace coreai;
-
-static void check(bool condition, const char *what) {
-  if (!condition) {
-    std::fprintf(stderr, "invariant violated: %s\n", what);
-    std::abort();
-  }
-}
+using fuzz::check;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);

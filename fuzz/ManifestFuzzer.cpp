@@ -7,8 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Manifest.h"
 
+#include "FuzzCheck.h"
+
 #include <cstdio>
-#include <cstdlib>
 
 using namespace coreai;
 
@@ -26,8 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!fromJson)
       std::fprintf(stderr, "%s\n",
                    llvm::toString(fromJson.takeError()).c_str());
-    std::fprintf(stderr, "invariant violated: JSON and binary disagree\n");
-    std::abort();
+    fuzz::check(false, "JSON and binary disagree");
   }
   return 0;
 }
