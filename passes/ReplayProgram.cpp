@@ -16,6 +16,7 @@
 #include "coreai-plan/Options.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -72,6 +73,8 @@ private:
                                          int64_t bytes,
                                          const Placement &placement);
   void addOverwritable(Operation *op, replay::Step &step);
+  void addFirstWrites(Operation *top, replay::Step &step,
+                      llvm::SetVector<unsigned> &reads);
   void checkPlaceless();
   void checkReturned();
   unsigned outputStorage(unsigned position);
@@ -116,6 +119,9 @@ private:
   llvm::DenseMap<unsigned, unsigned> argumentStorage;
   /// Argument storages some result is placed into (coreai.state).
   llvm::SetVector<unsigned> statesWritten;
+  /// Fresh allocations (memref.alloc) not yet written: their bytes become
+  /// theirs at the first op that writes them, not at the allocation.
+  llvm::DenseSet<unsigned> unwritten;
   /// Results outside the heap with no place named, with their ops.
   std::vector<std::pair<Operation *, unsigned>> placeless;
   int64_t alignment = 1;
@@ -297,10 +303,47 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
   if (!bytes)
     return op->emitError("cannot size ")
            << nameOf(result) << " of type " << result.getType();
-  if (std::optional<replay::Location> at =
-          locate(op, result, *bytes, *placement))
-    step.writes.push_back(addValue(result, *at));
+  std::optional<replay::Location> at = locate(op, result, *bytes, *placement);
+  if (!at)
+    return success();
+  unsigned id = addValue(result, *at);
+  if (isa<memref::AllocOp>(op))
+    unwritten.insert(id);
+  else
+    step.writes.push_back(id);
   return success();
+}
+
+/// A memref allocation holds nothing until an op uses it, so its bytes
+/// may still hold a value read up to then (the in-place rule on buffers:
+/// a linalg op writes its fresh output over an input it reads element by
+/// element). The first op of `top` that uses an unwritten allocation
+/// (through a view too) defines it there: a write of the whole value, not
+/// a read (reading bytes never written is the program's own affair), over
+/// the inputs that the op's class lets its output overwrite.
+void ProgramBuilder::addFirstWrites(Operation *top, replay::Step &step,
+                                    llvm::SetVector<unsigned> &reads) {
+  if (unwritten.empty())
+    return;
+  top->walk([&](Operation *op) {
+    if (onlyFrees(op))
+      return;
+    std::optional<BufferInPlace> inPlace = inPlaceBufferOperands(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto id = ids.find(operand.get());
+      if (id == ids.end() || !unwritten.erase(facts[id->second].root))
+        continue;
+      unsigned root = facts[id->second].root;
+      reads.remove(id->second);
+      reads.remove(root);
+      step.writes.push_back(root);
+      if (!inPlace || inPlace->init != operand.getOperandNumber())
+        continue;
+      for (unsigned input : inPlace->inputs)
+        if (auto read = ids.find(op->getOperand(input)); read != ids.end())
+          step.overwritable.push_back(read->second);
+    }
+  });
 }
 
 /// The reads a result may be written over: operands of the op's in-place
@@ -342,6 +385,7 @@ LogicalResult ProgramBuilder::addStep(Operation *top) {
         mutated.insert(it->second);
     }
   });
+  addFirstWrites(top, step, reads);
   step.reads.assign(reads.begin(), reads.end());
   step.mutates.assign(mutated.begin(), mutated.end());
   addOverwritable(top, step);
