@@ -138,6 +138,12 @@ llvm::json::Value summaryJson(const Manifest &manifest,
     inputs.push_back(input.file);
   for (const ManifestEntry &entry : manifest.entries) {
     const PlannedEntry &e = entry.planned;
+    int64_t borrowedBuffers = 0, borrowedBytes = 0;
+    for (size_t b = 0; b < e.problem.buffers.size(); ++b)
+      if (e.borrowedOutput(b) >= 0) {
+        ++borrowedBuffers;
+        borrowedBytes += e.problem.buffers[b].size;
+      }
     entries.push_back(llvm::json::Object{
         {"entry", e.entry},
         {"chunk", e.chunk},
@@ -147,6 +153,8 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"lower_bound", e.plan.lowerBound},
         {"heap", e.plan.heap},
         {"optimal", e.plan.optimal},
+        {"borrowed_buffers", borrowedBuffers},
+        {"borrowed_bytes", borrowedBytes},
         {"algorithm", e.plan.algorithm},
         {"solver_seconds", e.plan.seconds},
     });
