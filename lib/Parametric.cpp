@@ -105,6 +105,47 @@ int64_t ParametricPlan::heapAt(int64_t s) const {
   return heap;
 }
 
+std::vector<OutputBin> ParametricPlan::binsAt(int64_t s) const {
+  std::vector<OutputBin> result;
+  for (const ParametricBin &bin : bins)
+    result.push_back(bin.at(s));
+  return result;
+}
+
+BinAssignment ParametricPlan::binOf() const {
+  BinAssignment regions;
+  if (bins.empty())
+    return regions;
+  for (const ParametricBuffer &b : buffers)
+    regions.push_back(b.bin);
+  return regions;
+}
+
+int64_t ParametricPlan::lowerBoundAt(int64_t s) const {
+  return borrowingLowerBound(problemAt(s), binsAt(s));
+}
+
+std::vector<uint32_t> overflowingAt(const ParametricPlan &plan, int64_t s) {
+  std::vector<uint32_t> over;
+  if (plan.bins.empty())
+    return over;
+  std::vector<int64_t> offsets = plan.offsetsAt(s);
+  for (uint32_t i = 0; i < plan.buffers.size(); ++i) {
+    const ParametricBuffer &b = plan.buffers[i];
+    if (b.bin >= 0 &&
+        offsets[i] + b.size.at(s) > plan.bins[b.bin].capacity.at(s))
+      over.push_back(i);
+  }
+  return over;
+}
+
+std::optional<int64_t> highestOverflow(const ParametricPlan &plan) {
+  for (int64_t s = plan.hi; s >= plan.lo; --s)
+    if (!overflowingAt(plan, s).empty())
+      return s;
+  return std::nullopt;
+}
+
 BufferProblem ParametricPlan::problemAt(int64_t s) const {
   BufferProblem problem;
   for (const ParametricBuffer &b : buffers)
@@ -176,7 +217,8 @@ std::vector<uint32_t> undominated(std::vector<uint32_t> candidates,
 llvm::Expected<ParametricPlan>
 buildParametricPlan(int64_t lo, int64_t hi,
                     std::vector<ParametricBuffer> buffers,
-                    llvm::ArrayRef<int64_t> referenceOffsets) {
+                    llvm::ArrayRef<int64_t> referenceOffsets,
+                    std::vector<ParametricBin> bins) {
   if (lo > hi)
     return planError(llvm::formatv("empty range [{0}, {1}]", lo, hi).str());
   if (hi - lo >= kMaxParametricSpan)
@@ -194,6 +236,11 @@ buildParametricPlan(int64_t lo, int64_t hi,
     const ParametricBuffer &b = buffers[i];
     if (b.alignment <= 0 || (b.alignment & (b.alignment - 1)))
       return planError("buffer " + b.id + ": alignment is not a power of two");
+    if (b.bin < -1 || b.bin >= int64_t(bins.size()))
+      return planError(llvm::formatv("buffer {0}: region {1}, but there are "
+                                     "{2} output bins",
+                                     b.id, b.bin, bins.size())
+                           .str());
     for (size_t t = 0; t < span; ++t) {
       Wide size = evaluate(b.size, lo + int64_t(t));
       if (size < 0 || size > kLargest)
@@ -206,9 +253,20 @@ buildParametricPlan(int64_t lo, int64_t hi,
     }
   }
 
+  for (const ParametricBin &bin : bins)
+    for (int64_t s = lo; s <= hi; ++s) {
+      Wide capacity = evaluate(bin.capacity, s);
+      if (capacity < 0 || capacity > kLargest)
+        return planError(llvm::formatv("output {0}: capacity {1} is out of "
+                                       "range at S={2}",
+                                       bin.output, bin.capacity.str(), s)
+                             .str());
+    }
+
   ParametricPlan plan;
   plan.lo = lo;
   plan.hi = hi;
+  plan.bins = std::move(bins);
   plan.order.resize(n);
   std::iota(plan.order.begin(), plan.order.end(), 0u);
   llvm::stable_sort(plan.order, [&](uint32_t a, uint32_t b) {
@@ -222,9 +280,10 @@ buildParametricPlan(int64_t lo, int64_t hi,
   for (uint32_t i : plan.order) {
     ParametricBuffer &b = buffers[i];
     std::vector<uint32_t> candidates;
+    // Only buffers of the same region can overlap in memory.
     for (uint32_t j = 0; j < n; ++j)
-      if (rank[j] < rank[i] && buffers[j].start < b.end &&
-          b.start < buffers[j].end)
+      if (rank[j] < rank[i] && buffers[j].bin == b.bin &&
+          buffers[j].start < b.end && b.start < buffers[j].end)
         candidates.push_back(j);
     b.below = undominated(std::move(candidates), ends);
     for (size_t t = 0; t < span; ++t) {
@@ -238,16 +297,19 @@ buildParametricPlan(int64_t lo, int64_t hi,
       ends[i][t] = offset + sizes[i][t];
     }
   }
-  std::vector<uint32_t> all(n);
-  std::iota(all.begin(), all.end(), 0u);
-  plan.heapTerms = undominated(std::move(all), ends);
+  std::vector<uint32_t> inHeap;
+  for (uint32_t i = 0; i < n; ++i)
+    if (buffers[i].bin < 0)
+      inHeap.push_back(i);
+  plan.heapTerms = undominated(std::move(inHeap), ends);
   plan.buffers = std::move(buffers);
   return plan;
 }
 
-std::optional<std::string> verifyParametricAt(const ParametricPlan &plan,
-                                              int64_t s,
-                                              const BufferProblem &actual) {
+std::optional<std::string>
+verifyParametricAt(const ParametricPlan &plan, int64_t s,
+                   const BufferProblem &actual,
+                   const std::vector<OutputBin> *actualBins) {
   auto at = [&](const llvm::Twine &why) {
     return llvm::formatv("at S={0}: ", s).str() + why.str();
   };
@@ -268,15 +330,41 @@ std::optional<std::string> verifyParametricAt(const ParametricPlan &plan,
                               b.id, b.size, p.size.str(), p.size.at(s))
                     .str());
   }
+  std::vector<OutputBin> bins = plan.binsAt(s);
+  if (actualBins && *actualBins != bins) {
+    if (actualBins->size() != bins.size())
+      return at(llvm::formatv("the graph lends {0} outputs, the plan {1}",
+                              actualBins->size(), bins.size())
+                    .str());
+    for (size_t k = 0; k < bins.size(); ++k)
+      if ((*actualBins)[k] != bins[k])
+        return at(llvm::formatv("output bin {0} is output {1} of {2} bytes "
+                                "until {3}; the plan says output {4} of {5} "
+                                "({6}) until {7}",
+                                k, (*actualBins)[k].output,
+                                (*actualBins)[k].capacity,
+                                (*actualBins)[k].availableUntil, bins[k].output,
+                                bins[k].capacity, plan.bins[k].capacity.str(),
+                                bins[k].availableUntil)
+                      .str());
+  }
   Plan instance;
   instance.offsets = plan.offsetsAt(s);
   instance.heap = plan.heapAt(s);
-  if (heapOf(actual, instance.offsets) != instance.heap)
+  // The heap is the end of the highest buffer in the heap region.
+  int64_t needed = 0;
+  for (size_t i = 0; i < plan.buffers.size(); ++i)
+    if (plan.buffers[i].bin < 0)
+      needed = std::max(needed, instance.offsets[i] + actual.buffers[i].size);
+  if (needed != instance.heap)
     return at(llvm::formatv("the heap expression gives {0}, the offsets "
                             "need {1}",
-                            instance.heap, heapOf(actual, instance.offsets))
+                            instance.heap, needed)
                   .str());
-  if (std::optional<std::string> violation = verifyPlan(actual, instance))
+  std::optional<std::string> violation =
+      bins.empty() ? verifyPlan(actual, instance)
+                   : verifyBorrowedPlan(actual, bins, plan.binOf(), instance);
+  if (violation)
     return at(*violation);
   return std::nullopt;
 }
@@ -316,8 +404,39 @@ std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
         return "buffer " + plan.buffers[i].id +
                " sits on a buffer evaluated after it";
   for (uint32_t i : plan.heapTerms)
-    if (i >= n)
-      return std::string("a heap term names no buffer");
+    if (i >= n || plan.buffers[i].bin >= 0)
+      return std::string("a heap term names no buffer in the heap");
+  for (size_t k = 0; k < plan.bins.size(); ++k) {
+    const ParametricBin &bin = plan.bins[k];
+    if (bin.capacity.coefficients.size() > 3 ||
+        llvm::any_of(bin.capacity.coefficients,
+                     [](int64_t c) { return c > kLargest || c < -kLargest; }) ||
+        bin.output < 0 || bin.output > kLargest || bin.availableUntil < 0 ||
+        bin.availableUntil > kLargest)
+      return llvm::formatv("output bin {0}: capacity, output or time limit "
+                           "out of range",
+                           k)
+          .str();
+    for (size_t other = 0; other < k; ++other)
+      if (plan.bins[other].output == bin.output)
+        return llvm::formatv("output {0} is lent twice", bin.output).str();
+    for (int64_t s : {plan.lo, plan.hi})
+      if (evaluate(bin.capacity, s) < 0 || evaluate(bin.capacity, s) > kLargest)
+        return llvm::formatv("output {0}: capacity out of range at S={1}",
+                             bin.output, s)
+            .str();
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const ParametricBuffer &b = plan.buffers[i];
+    if (b.bin < -1 || b.bin >= int64_t(plan.bins.size()))
+      return llvm::formatv("buffer {0}: region {1}, but there are {2} output "
+                           "bins",
+                           b.id, b.bin, plan.bins.size())
+          .str();
+    for (uint32_t j : b.below)
+      if (j < n && plan.buffers[j].bin != b.bin)
+        return "buffer " + b.id + " sits on a buffer of another region";
+  }
   for (int64_t s = plan.lo; s <= plan.hi; ++s) {
     // Every offset is at most the sum of the sizes and paddings below it:
     // bounding that sum keeps the evaluation far from overflow.
@@ -328,6 +447,13 @@ std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
         return "buffer " + b.id + ": size out of range at S=" +
                std::to_string(s);
       total += size + b.alignment;
+    }
+    for (const ParametricBin &bin : plan.bins) {
+      Wide capacity = evaluate(bin.capacity, s);
+      if (capacity < 0 || capacity > kLargest)
+        return llvm::formatv("output {0}: capacity out of range at S={1}",
+                             bin.output, s)
+            .str();
     }
     if (total > Wide(kLargest) * 64)
       return "the buffers' sizes add up beyond range at S=" +

@@ -388,14 +388,20 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
 
 FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
                                   FunctionBuffers buffers, Plan plan,
+                                  BinAssignment binOf,
                                   const FunctionPlanOptions &options) {
   clearAnnotations(func);
-  // No output is lent: the parametric planner plans without borrowing.
-  annotateOps(buffers, plan, BinAssignment());
+  if (!binOf.empty() && binOf.size() != buffers.problem.buffers.size())
+    return func.emitError("internal error: a region for each of @")
+           << func.getSymName() << "'s buffers is needed";
+  annotateOps(buffers, plan, binOf);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
+  entry.placed = placedValues(func, buffers);
+  entry.outputBins = buffers.bins;
+  entry.binOf = std::move(binOf);
   entry.problem = std::move(buffers.problem);
   entry.origins = std::move(buffers.origins);
   entry.plan = std::move(plan);

@@ -28,6 +28,12 @@ struct OutputBin {
   /// The op position that first writes the output's own value (or the
   /// chain placed there): buffers in the bin must end at or before it.
   int64_t availableUntil = 0;
+
+  bool operator==(const OutputBin &other) const {
+    return output == other.output && capacity == other.capacity &&
+           availableUntil == other.availableUntil;
+  }
+  bool operator!=(const OutputBin &other) const { return !(*this == other); }
 };
 
 /// Which region holds each buffer: -1 the heap, else an index into the

@@ -25,7 +25,10 @@
 namespace coreai {
 
 /// Bumped whenever a reader of the previous version would misread a file.
-constexpr uint32_t kManifestFormatVersion = 2;
+/// 3: parametric plans may borrow outputs (each buffer's region, the
+/// outputs' sizes as expressions of S); a version 2 reader would take the
+/// borrowed buffers for heap buffers.
+constexpr uint32_t kManifestFormatVersion = 3;
 
 struct ManifestTarget {
   std::string name;

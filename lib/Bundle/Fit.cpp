@@ -155,7 +155,7 @@ private:
           continue;
         for (int64_t s = p.plan.lo; s <= p.plan.hi; ++s) {
           int64_t heap = p.plan.heapAt(s);
-          fit.planned.push_back({s, heap, lowerBound(p.plan.problemAt(s)),
+          fit.planned.push_back({s, heap, p.plan.lowerBoundAt(s),
                                  false, heap <= budget});
           ++fit.candidates;
         }

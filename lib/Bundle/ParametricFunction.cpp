@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 namespace coreai {
 
 namespace {
@@ -91,8 +93,22 @@ private:
 };
 
 /// Why the buffers at S are not the reference's buffers, if they are not.
+/// The outputs lent (with borrowing) must be the same outputs available
+/// until the same op; only their capacities may depend on S.
 std::optional<std::string> sameBuffers(const FunctionBuffers &reference,
                                        const FunctionBuffers &other) {
+  if (reference.bins.size() != other.bins.size())
+    return llvm::formatv("{0} outputs are lent instead of {1}",
+                         other.bins.size(), reference.bins.size())
+        .str();
+  for (size_t k = 0; k < reference.bins.size(); ++k)
+    if (reference.bins[k].output != other.bins[k].output ||
+        reference.bins[k].availableUntil != other.bins[k].availableUntil)
+      return llvm::formatv("output {0} is available until op {1} instead of "
+                           "{2}",
+                           other.bins[k].output, other.bins[k].availableUntil,
+                           reference.bins[k].availableUntil)
+          .str();
   const auto &a = reference.problem.buffers, &b = other.problem.buffers;
   if (a.size() != b.size())
     return llvm::formatv("{0} buffers instead of {1}", b.size(), a.size())
@@ -115,11 +131,7 @@ llvm::Expected<ParametricFunction>
 planParametricFunction(const PlanJob &job,
                        const FunctionPlanOptions &requested,
                        mlir::ModuleOp planned, PlanObserver *observer) {
-  // Borrowing outputs' storage (issue 14) is switched off for parametric
-  // plans: its capacity and availability per output would need expressions
-  // of S too.
-  FunctionPlanOptions options = requested;
-  options.liveness.borrowOutputs = false;
+  const FunctionPlanOptions &options = requested;
   ParametricFunction result;
   Specialiser specialiser(job, planned);
   specialiser.symbol = job.chunkSymbol;
@@ -166,6 +178,9 @@ planParametricFunction(const PlanJob &job,
   size_t count = referenceBuffers->problem.buffers.size();
   size_t span = size_t(job.hi - job.lo + 1);
   std::vector<std::vector<int64_t>> sizes(count, std::vector<int64_t>(span));
+  size_t binCount = referenceBuffers->bins.size();
+  std::vector<std::vector<int64_t>> capacities(binCount,
+                                               std::vector<int64_t>(span));
   // With `original`, also a copy of the specialised clone before its ops
   // move, for the replay's dataflow check.
   auto buffersAt =
@@ -199,6 +214,8 @@ planParametricFunction(const PlanJob &job,
       return at.takeError();
     for (size_t i = 0; i < count; ++i)
       sizes[i][size_t(s - job.lo)] = at->second.problem.buffers[i].size;
+    for (size_t k = 0; k < binCount; ++k)
+      capacities[k][size_t(s - job.lo)] = at->second.bins[k].capacity;
     at->first.erase();
   }
 
@@ -211,52 +228,159 @@ planParametricFunction(const PlanJob &job,
                              " is not a polynomial of degree at most two "
                              "in " +
                              job.chunkSymbol);
-    buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}});
+    buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}, -1});
+  }
+  std::vector<ParametricBin> bins;
+  for (size_t k = 0; k < binCount; ++k) {
+    const OutputBin &bin = referenceBuffers->bins[k];
+    std::optional<SizeExpr> capacity = fitSizeExpr(job.lo, capacities[k]);
+    if (!capacity)
+      return bad(job.lo, llvm::formatv("the bytes of output {0} (lent to the "
+                                       "plan) are not a polynomial of degree "
+                                       "at most two in {1}; plan a list of "
+                                       "chunk sizes or --no-borrow-outputs",
+                                       bin.output, job.chunkSymbol)
+                             .str());
+    bins.push_back({bin.output, *capacity, bin.availableUntil});
   }
 
-  // Pieces from the top down: a plan referenced at the piece's top, cut
-  // below the highest S where it is too far above the lower bound.
-  auto build = [&](int64_t lo, int64_t hi, llvm::ArrayRef<int64_t> offsets)
+  // A plan for S alone in the range's op order, with the bins as they are
+  // at S (offsets relative to each buffer's region) and the regions.
+  auto solveAt = [&](const ParametricPlan &plan, int64_t s)
+      -> std::pair<llvm::Expected<Plan>, BinAssignment> {
+    auto failed = [&](const std::string &why) {
+      return std::make_pair(
+          llvm::Expected<Plan>(internal(
+              "the solver returned no plan for @" + name + " at " +
+              job.chunkSymbol + "=" + std::to_string(s) + " " + why)),
+          BinAssignment());
+    };
+    if (bins.empty()) {
+      SolveResult r = solve(plan.problemAt(s), quietly(options.solve));
+      if (!r.plan)
+        return failed(r.internalError);
+      return {std::move(*r.plan), BinAssignment()};
+    }
+    BorrowResult r = solveWithBorrowing(plan.problemAt(s), plan.binsAt(s),
+                                        quietly(options.solve));
+    if (!r.plan)
+      return failed(r.internalError);
+    return {std::move(*r.plan), std::move(r.binOf)};
+  };
+
+  // Pieces from the top down: a plan referenced at the piece's top (its
+  // offsets and regions), cut below the highest S where a borrowed buffer
+  // outgrows its bin or the heap is too far above the lower bound.
+  auto build = [&](int64_t lo, int64_t hi, llvm::ArrayRef<int64_t> offsets,
+                   const BinAssignment &regions)
       -> llvm::Expected<ParametricPlan> {
+    std::vector<ParametricBuffer> placed = buffers;
+    for (size_t i = 0; i < regions.size(); ++i)
+      placed[i].bin = regions[i];
     llvm::Expected<ParametricPlan> plan =
-        buildParametricPlan(lo, hi, buffers, offsets);
+        buildParametricPlan(lo, hi, std::move(placed), offsets, bins);
     if (!plan)
       return bundleError(PlanFailure::BadInput,
                          "@" + name + ": " + llvm::toString(plan.takeError()));
-    if (auto violation = verifyParametricPlan(*plan))
+    return plan;
+  };
+  auto verified = [&](ParametricPlan plan) -> llvm::Expected<ParametricPlan> {
+    if (auto violation = verifyParametricPlan(plan))
       return internal("the parametric plan of @" + name +
                       " failed verification " + *violation);
-    return plan;
+    return std::move(plan);
+  };
+  // Whether the heap at S is more than the tolerance above what S can
+  // have in the range's op order: the lower bound first, and where that is
+  // not met, the heap of a plan solved for S alone (the bound under
+  // borrowing is not always reachable, and cutting for it would waste the
+  // pieces).
+  std::map<int64_t, int64_t> solvedHeaps;
+  auto tooFarAbove = [&](const ParametricPlan &plan,
+                         int64_t s) -> llvm::Expected<bool> {
+    int64_t heap = plan.heapAt(s);
+    auto above = [&](int64_t best) {
+      return heap * 100 > best * (100 + kPieceTolerancePercent);
+    };
+    if (!above(plan.lowerBoundAt(s)))
+      return false;
+    if (!solvedHeaps.count(s)) {
+      llvm::Expected<Plan> alone = solveAt(plan, s).first;
+      if (!alone)
+        return alone.takeError();
+      solvedHeaps[s] = alone->heap;
+    }
+    return above(solvedHeaps[s]);
   };
   int64_t top = job.hi;
   std::vector<int64_t> offsets = referencePlan->plan.offsets;
+  BinAssignment regions = referencePlan->binOf;
+  if (!bins.empty() && regions.size() != count)
+    regions.assign(count, -1);
   while (true) {
-    llvm::Expected<ParametricPlan> plan = build(job.lo, top, offsets);
+    llvm::Expected<ParametricPlan> plan = build(job.lo, top, offsets, regions);
     if (!plan)
       return plan.takeError();
-    std::optional<int64_t> cut;
-    for (int64_t s = top - 1; s >= job.lo && !cut; --s) {
-      int64_t bound = lowerBound(plan->problemAt(s));
-      if (plan->heapAt(s) * 100 > bound * (100 + kPieceTolerancePercent))
+    bool lastPiece = result.pieces.size() + 1 >= kMaxPieces;
+    std::optional<int64_t> overflow = highestOverflow(*plan);
+    // Out of pieces (or outgrown at the top itself, which the reference
+    // rules out): what outgrows its bin somewhere goes to the heap, the
+    // heap is placed again at the top, until everything borrowed fits.
+    while (overflow && (lastPiece || *overflow >= top)) {
+      for (int64_t s = plan->lo; s <= plan->hi; ++s)
+        for (uint32_t i : overflowingAt(*plan, s))
+          regions[i] = -1;
+      BufferProblem heapProblem;
+      std::vector<size_t> inHeap;
+      BufferProblem atTop = plan->problemAt(top);
+      for (size_t i = 0; i < count; ++i)
+        if (regions[i] < 0) {
+          inHeap.push_back(i);
+          heapProblem.buffers.push_back(atTop.buffers[i]);
+        }
+      SolveResult heap = solve(heapProblem, quietly(options.solve));
+      if (!heap.plan)
+        return internal("the solver returned no plan for @" + name + " at " +
+                        job.chunkSymbol + "=" + std::to_string(top) + " " +
+                        heap.internalError);
+      for (size_t j = 0; j < inHeap.size(); ++j)
+        offsets[inHeap[j]] = heap.plan->offsets[j];
+      plan = build(job.lo, top, offsets, regions);
+      if (!plan)
+        return plan.takeError();
+      overflow = highestOverflow(*plan);
+    }
+    std::optional<int64_t> cut = overflow;
+    for (int64_t s = top - 1; s > cut.value_or(job.lo - 1) && !lastPiece;
+         --s) {
+      llvm::Expected<bool> far = tooFarAbove(*plan, s);
+      if (!far)
+        return far.takeError();
+      if (*far)
         cut = s;
     }
-    if (!cut || result.pieces.size() + 1 >= kMaxPieces) {
-      result.pieces.push_back(std::move(*plan));
+    if (!cut || lastPiece) {
+      llvm::Expected<ParametricPlan> piece = verified(std::move(*plan));
+      if (!piece)
+        return piece.takeError();
+      result.pieces.push_back(std::move(*piece));
       break;
     }
-    llvm::Expected<ParametricPlan> upper = build(*cut + 1, top, offsets);
+    llvm::Expected<ParametricPlan> upper = build(*cut + 1, top, offsets, regions);
     if (!upper)
       return upper.takeError();
-    result.pieces.push_back(std::move(*upper));
-    ParametricPlan reference = result.pieces.back();
-    reference.lo = reference.hi = *cut;
-    SolveResult solved = solve(reference.problemAt(*cut), quietly(options.solve));
-    if (!solved.plan)
-      return internal("the solver returned no plan for @" + name + " at " +
-                      job.chunkSymbol + "=" + std::to_string(*cut) + " " +
-                      solved.internalError);
+    llvm::Expected<ParametricPlan> piece = verified(std::move(*upper));
+    if (!piece)
+      return piece.takeError();
+    result.pieces.push_back(std::move(*piece));
+    // The piece below is referenced at its own top, solved there with the
+    // bins as they are there.
+    auto [solved, solvedRegions] = solveAt(result.pieces.back(), *cut);
+    if (!solved)
+      return solved.takeError();
     top = *cut;
-    offsets = solved.plan->offsets;
+    offsets = solved->offsets;
+    regions = std::move(solvedRegions);
   }
   auto pieceOf = [&](int64_t s) -> const ParametricPlan & {
     return *llvm::find_if(result.pieces, [&](const ParametricPlan &p) {
@@ -278,19 +402,21 @@ planParametricFunction(const PlanJob &job,
       return at.takeError();
     auto [clone, functionBuffers] = std::move(*at);
     const ParametricPlan &plan = pieceOf(s);
-    if (auto violation = verifyParametricAt(plan, s, functionBuffers.problem))
+    if (auto violation = verifyParametricAt(plan, s, functionBuffers.problem,
+                                            &functionBuffers.bins))
       return internal("the parametric plan of @" + name +
                       " failed verification " + *violation);
     Plan instance;
     instance.offsets = plan.offsetsAt(s);
     instance.heap = plan.heapAt(s);
-    instance.lowerBound = lowerBound(functionBuffers.problem);
+    instance.lowerBound =
+        borrowingLowerBound(functionBuffers.problem, functionBuffers.bins);
     instance.algorithm = "parametric";
     FunctionPlanOptions instanceOptions = options;
     instanceOptions.chunk = s;
     mlir::FailureOr<PlannedEntry> entry =
         applyPlan(clone, *original, std::move(functionBuffers),
-                  std::move(instance), instanceOptions);
+                  std::move(instance), plan.binOf(), instanceOptions);
     if (mlir::failed(entry))
       return internal("");
     if (options.maxHeap > 0 && entry->plan.heap > options.maxHeap) {

@@ -65,6 +65,16 @@ bool checkBuffers(const flatbuffers::Vector<
 /// (kMaxParametricSpan), sizes of at most three coefficients, power-of-two
 /// alignments, `order` a permutation with each buffer after those below
 /// it, heap terms naming buffers. Overflow is caught when evaluating.
+/// The output at result position `output` a parametric plan borrows.
+const coreai::fb::ParametricOutput *
+borrowedOutput(const coreai::fb::Parametric *p, int64_t output) {
+  if (const auto *outputs = p->borrowed_outputs())
+    for (const coreai::fb::ParametricOutput *o : *outputs)
+      if (o->output() == output)
+        return o;
+  return nullptr;
+}
+
 bool checkParametric(const coreai::fb::Parametric *p) {
   constexpr int64_t maxSpan = 4096;
   if (!p->entry() || p->lo() < 1 || p->lo() > p->hi() ||
@@ -91,9 +101,40 @@ bool checkParametric(const coreai::fb::Parametric *p) {
         if (j >= n || rank[j] >= rank[i])
           return false;
   }
+  // Borrowed outputs: distinct, sizes of degree at most two; a buffer in
+  // an output names one of them and sits only on buffers of its region.
+  size_t outputs = p->borrowed_outputs() ? p->borrowed_outputs()->size() : 0;
+  for (size_t k = 0; k < outputs; ++k) {
+    const coreai::fb::ParametricOutput *o = p->borrowed_outputs()->Get(k);
+    if (o->output() < 0 || o->available_until() < 0 ||
+        (o->size() && o->size()->size() > 3))
+      return false;
+    for (size_t other = 0; other < k; ++other)
+      if (p->borrowed_outputs()->Get(other)->output() == o->output())
+        return false;
+  }
+  auto sameRegion = [&](const coreai::fb::ParametricBuffer *a,
+                        const coreai::fb::ParametricBuffer *b) {
+    return a->region() == b->region() &&
+           (a->region() == coreai::fb::Region::Heap ||
+            a->region_index() == b->region_index());
+  };
+  for (size_t i = 0; i < n; ++i) {
+    const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
+    if (b->region() == coreai::fb::Region::Output) {
+      if (!borrowedOutput(p, b->region_index()))
+        return false;
+    } else if (b->region() != coreai::fb::Region::Heap) {
+      return false;
+    }
+    if (b->below())
+      for (uint32_t j : *b->below())
+        if (!sameRegion(b, p->buffers()->Get(j)))
+          return false;
+  }
   if (p->heap_terms())
     for (uint32_t i : *p->heap_terms())
-      if (i >= n)
+      if (i >= n || p->buffers()->Get(i)->region() != coreai::fb::Region::Heap)
         return false;
   return true;
 }
@@ -105,9 +146,10 @@ const coreai::fb::Parametric *pieceAt(const capm_manifest *m, size_t piece) {
 
 /// size(S) = c0 + c1*S + c2*S^2 in checked int64; false on overflow or a
 /// negative size.
-bool sizeAt(const coreai::fb::ParametricBuffer *b, int64_t s, int64_t *out) {
+bool polynomialAt(const flatbuffers::Vector<int64_t> *coefficients, int64_t s,
+                  int64_t *out) {
   int64_t value = 0, power = 1;
-  if (const auto *coefficients = b->size())
+  if (coefficients)
     for (size_t k = 0; k < coefficients->size(); ++k) {
       int64_t term;
       if (k > 0 && __builtin_mul_overflow(power, s, &power))
@@ -118,6 +160,10 @@ bool sizeAt(const coreai::fb::ParametricBuffer *b, int64_t s, int64_t *out) {
     }
   *out = value;
   return value >= 0;
+}
+
+bool sizeAt(const coreai::fb::ParametricBuffer *b, int64_t s, int64_t *out) {
+  return polynomialAt(b->size(), s, out);
 }
 
 /// Offsets at S in evaluation order (each the aligned maximum of the ends
@@ -148,6 +194,19 @@ capm_status evaluate(const coreai::fb::Parametric *p, int64_t s,
     if (__builtin_add_overflow(top, align - 1, &padded))
       return CAPM_OVERFLOW;
     offsets[i] = padded & ~(align - 1);
+  }
+  // A buffer borrowed in an output ends within the output's bytes at S.
+  for (size_t i = 0; i < n; ++i) {
+    const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
+    if (b->region() != coreai::fb::Region::Output)
+      continue;
+    int64_t capacity, bufferEnd;
+    if (!polynomialAt(borrowedOutput(p, b->region_index())->size(), s,
+                      &capacity) ||
+        !end(uint32_t(i), &bufferEnd))
+      return CAPM_OVERFLOW;
+    if (bufferEnd > capacity)
+      return CAPM_CORRUPT;
   }
   int64_t highest = 0, top;
   if (p->heap_terms())
@@ -355,6 +414,26 @@ capm_status capm_get_parametric(const capm_manifest *m, size_t piece,
   out->hi = p->hi();
   out->alignment = p->alignment();
   out->buffer_count = p->buffers() ? p->buffers()->size() : 0;
+  out->borrowed_output_count =
+      p->borrowed_outputs() ? p->borrowed_outputs()->size() : 0;
+  return CAPM_OK;
+}
+
+capm_status capm_parametric_borrowed_output(const capm_manifest *m,
+                                            size_t piece, size_t index,
+                                            int64_t s, int64_t *output,
+                                            int64_t *size,
+                                            int64_t *available_until) {
+  const coreai::fb::Parametric *p = pieceAt(m, piece);
+  if (!p || !p->borrowed_outputs() || index >= p->borrowed_outputs()->size())
+    return CAPM_NOT_FOUND;
+  if (s < p->lo() || s > p->hi())
+    return CAPM_OUT_OF_RANGE;
+  const coreai::fb::ParametricOutput *o = p->borrowed_outputs()->Get(index);
+  if (!polynomialAt(o->size(), s, size))
+    return CAPM_OVERFLOW;
+  *output = o->output();
+  *available_until = o->available_until();
   return CAPM_OK;
 }
 
@@ -439,8 +518,8 @@ capm_status capm_parametric_buffer(const capm_manifest *m, size_t piece,
       names ? names->buffers()->Get(index) : nullptr;
   out->value = named ? text(named->value()) : text(b->id());
   out->op = named ? text(named->op()) : "";
-  out->region = CAPM_REGION_HEAP;
-  out->region_index = 0;
+  out->region = static_cast<capm_region>(b->region());
+  out->region_index = b->region_index();
   out->offset = offsets[index];
   sizeAt(b, s, &out->size); // evaluate() has checked it at s
   out->start = b->start();

@@ -45,7 +45,10 @@ std::optional<PlannedEntry> instantiate(const Manifest &manifest,
   entry.problem = parametric.plan.problemAt(s);
   entry.plan.offsets = parametric.plan.offsetsAt(s);
   entry.plan.heap = parametric.plan.heapAt(s);
-  entry.plan.lowerBound = lowerBound(entry.problem);
+  entry.outputBins = parametric.plan.binsAt(s);
+  entry.binOf = parametric.plan.binOf();
+  entry.plan.lowerBound =
+      borrowingLowerBound(entry.problem, entry.outputBins);
   entry.plan.algorithm = "parametric";
   entry.origins.assign(entry.problem.buffers.size(), BufferOrigin());
   for (const ManifestEntry &other : manifest.entries)
@@ -94,6 +97,32 @@ llvm::Error versionMismatch(llvm::StringRef source, uint64_t version) {
 static llvm::Error invalid(llvm::StringRef source, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  source + ": invalid manifest: " + what);
+}
+
+llvm::Error assignParametricRegions(ManifestParametric &p,
+                                    const std::vector<RecordedRegion> &regions,
+                                    llvm::StringRef source) {
+  std::string where = "parametric plan of '" + p.entry + "'";
+  for (size_t i = 0; i < regions.size() && i < p.plan.buffers.size(); ++i) {
+    const RecordedRegion &region = regions[i];
+    ParametricBuffer &b = p.plan.buffers[i];
+    b.bin = -1;
+    if (region.kind == 0)
+      continue;
+    if (region.kind != 1)
+      return invalid(source, where + ": buffer '" + b.id +
+                                 "' is planned in a state argument; only "
+                                 "outputs are borrowed");
+    for (size_t k = 0; k < p.plan.bins.size(); ++k)
+      if (p.plan.bins[k].output == region.index)
+        b.bin = int32_t(k);
+    if (b.bin < 0)
+      return invalid(source, llvm::formatv("{0}: buffer '{1}' is in output "
+                                           "{2}, which is not borrowed",
+                                           where, b.id, region.index)
+                                 .str());
+  }
+  return llvm::Error::success();
 }
 
 /// Bytes and times above 2^53 are rejected: beyond it JSON readers that use

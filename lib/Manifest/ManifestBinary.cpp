@@ -49,11 +49,17 @@ writeParametric(flatbuffers::FlatBufferBuilder &fbb,
   for (const ParametricBuffer &b : p.plan.buffers)
     buffers.push_back(fb::CreateParametricBufferDirect(
         fbb, b.id.c_str(), b.start, b.end, b.alignment, &b.size.coefficients,
-        &b.below));
+        &b.below, b.bin < 0 ? fb::Region::Heap : fb::Region::Output,
+        b.bin < 0 ? 0 : p.plan.bins[b.bin].output));
+  std::vector<flatbuffers::Offset<fb::ParametricOutput>> borrowed;
+  for (const ParametricBin &bin : p.plan.bins)
+    borrowed.push_back(fb::CreateParametricOutputDirect(
+        fbb, bin.output, &bin.capacity.coefficients, bin.availableUntil));
   return fb::CreateParametricDirect(fbb, p.entry.c_str(), p.input,
                                     p.symbol.c_str(), p.alignment, p.plan.lo,
                                     p.plan.hi, &p.plan.order,
-                                    &p.plan.heapTerms, &buffers);
+                                    &p.plan.heapTerms, &buffers,
+                                    borrowed.empty() ? nullptr : &borrowed);
 }
 
 template <typename T>
@@ -119,7 +125,8 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
   return entry;
 }
 
-ManifestParametric readParametric(const fb::Parametric &in) {
+llvm::Expected<ManifestParametric> readParametric(const fb::Parametric &in,
+                                                  llvm::StringRef source) {
   ManifestParametric p;
   p.entry = str(in.entry());
   p.input = in.input();
@@ -129,11 +136,20 @@ ManifestParametric readParametric(const fb::Parametric &in) {
   p.plan.hi = in.hi();
   p.plan.order = vec(in.order());
   p.plan.heapTerms = vec(in.heap_terms());
+  std::vector<detail::RecordedRegion> regions;
   if (const auto *buffers = in.buffers())
-    for (const fb::ParametricBuffer *b : *buffers)
+    for (const fb::ParametricBuffer *b : *buffers) {
       p.plan.buffers.push_back({str(b->id()), b->start(), b->end(),
                                 b->alignment(), SizeExpr{vec(b->size())},
-                                vec(b->below())});
+                                vec(b->below()), -1});
+      regions.push_back({int64_t(b->region()), b->region_index()});
+    }
+  if (const auto *borrowed = in.borrowed_outputs())
+    for (const fb::ParametricOutput *bin : *borrowed)
+      p.plan.bins.push_back({bin->output(), SizeExpr{vec(bin->size())},
+                             bin->available_until()});
+  if (llvm::Error error = detail::assignParametricRegions(p, regions, source))
+    return error;
   return p;
 }
 
@@ -211,8 +227,12 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
       manifest.entries.push_back(std::move(*read));
     }
   if (const auto *parametric = in->parametric())
-    for (const fb::Parametric *p : *parametric)
-      manifest.parametric.push_back(readParametric(*p));
+    for (const fb::Parametric *p : *parametric) {
+      llvm::Expected<ManifestParametric> read = readParametric(*p, source);
+      if (!read)
+        return read.takeError();
+      manifest.parametric.push_back(std::move(*read));
+    }
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;
   return manifest;

@@ -20,6 +20,13 @@ llvm::Error assignRegions(PlannedEntry &e,
                           const std::vector<RecordedRegion> &regions,
                           llvm::StringRef source);
 
+/// Sets each parametric buffer's bin from the regions recorded for it
+/// (parallel to p.plan.buffers) and the plan's bins: a buffer in an output
+/// names one of the outputs the plan borrows; none is in a state.
+llvm::Error assignParametricRegions(ManifestParametric &p,
+                                    const std::vector<RecordedRegion> &regions,
+                                    llvm::StringRef source);
+
 /// The error for a manifest whose format version this build cannot read.
 llvm::Error versionMismatch(llvm::StringRef source, uint64_t version);
 

@@ -89,7 +89,14 @@ json::Value parametricToJson(const ManifestParametric &p) {
         {"alignment", b.alignment},
         {"size", b.size.coefficients},
         {"below", b.below},
+        {"region", b.bin < 0 ? "heap" : "output"},
+        {"region_index", b.bin < 0 ? 0 : p.plan.bins[b.bin].output},
     });
+  json::Array borrowed;
+  for (const ParametricBin &bin : p.plan.bins)
+    borrowed.push_back(json::Object{{"output", bin.output},
+                                    {"size", bin.capacity.coefficients},
+                                    {"available_until", bin.availableUntil}});
   return json::Object{
       {"entry", p.entry},
       {"input", int64_t(p.input)},
@@ -100,6 +107,7 @@ json::Value parametricToJson(const ManifestParametric &p) {
       {"order", p.plan.order},
       {"heap_terms", p.plan.heapTerms},
       {"buffers", std::move(buffers)},
+      {"borrowed_outputs", std::move(borrowed)},
   };
 }
 
@@ -231,16 +239,35 @@ static bool readEntry(const json::Value &value, ManifestEntry &entry,
   return true;
 }
 
-static bool fromJSON(const json::Value &value, ParametricBuffer &b,
-                     json::Path path) {
+static bool readParametricBuffer(const json::Value &value, ParametricBuffer &b,
+                                 detail::RecordedRegion &region,
+                                 json::Path path) {
   json::ObjectMapper o(value, path);
-  return o && o.map("id", b.id) && o.map("start", b.start) &&
-         o.map("end", b.end) && o.map("alignment", b.alignment) &&
-         o.map("size", b.size.coefficients) && o.map("below", b.below);
+  std::string kind;
+  if (!(o && o.map("id", b.id) && o.map("start", b.start) &&
+        o.map("end", b.end) && o.map("alignment", b.alignment) &&
+        o.map("size", b.size.coefficients) && o.map("below", b.below) &&
+        o.map("region", kind) && o.map("region_index", region.index)))
+    return false;
+  if (kind != "heap" && kind != "output") {
+    path.field("region").report("expected \"heap\" or \"output\"");
+    return false;
+  }
+  region.kind = kind == "heap" ? 0 : 1;
+  return true;
 }
 
-static bool fromJSON(const json::Value &value, ManifestParametric &p,
+static bool fromJSON(const json::Value &value, ParametricBin &bin,
                      json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("output", bin.output) &&
+         o.map("size", bin.capacity.coefficients) &&
+         o.map("available_until", bin.availableUntil);
+}
+
+static bool readParametric(const json::Value &value, ManifestParametric &p,
+                           std::vector<detail::RecordedRegion> &regions,
+                           json::Path path) {
   json::ObjectMapper o(value, path);
   int64_t input = 0;
   if (!(o && o.map("entry", p.entry) && o.map("input", input) &&
@@ -248,21 +275,34 @@ static bool fromJSON(const json::Value &value, ManifestParametric &p,
         o.map("lo", p.plan.lo) && o.map("hi", p.plan.hi) &&
         o.map("order", p.plan.order) &&
         o.map("heap_terms", p.plan.heapTerms) &&
-        o.map("buffers", p.plan.buffers)))
+        o.map("borrowed_outputs", p.plan.bins)))
     return false;
   if (input < 0 || input > int64_t(UINT32_MAX)) {
     path.field("input").report("out of range");
     return false;
   }
   p.input = uint32_t(input);
+  const json::Array *buffers = value.getAsObject()->getArray("buffers");
+  if (!buffers) {
+    path.field("buffers").report("expected array");
+    return false;
+  }
+  p.plan.buffers.resize(buffers->size());
+  regions.resize(buffers->size());
+  for (size_t i = 0; i < buffers->size(); ++i)
+    if (!readParametricBuffer((*buffers)[i], p.plan.buffers[i], regions[i],
+                              path.field("buffers").index(i)))
+      return false;
   return true;
 }
 
 /// The regions of each entry's buffers go to `regions` (one list per
-/// entry): assigning them can fail with a message of its own.
+/// entry), those of each parametric plan's to `parametricRegions`:
+/// assigning them can fail with a message of its own.
 static bool readManifestObject(
     const json::Value &value, Manifest &manifest,
     std::vector<std::vector<detail::RecordedRegion>> &regions,
+    std::vector<std::vector<detail::RecordedRegion>> &parametricRegions,
     json::Path path) {
   json::ObjectMapper o(value, path);
   if (!(o && o.map("tool_version", manifest.toolVersion) &&
@@ -280,7 +320,23 @@ static bool readManifestObject(
     if (!readEntry((*entries)[i], manifest.entries[i], regions[i],
                    path.field("entries").index(i)))
       return false;
-  return o.mapOptional("parametric", manifest.parametric);
+  // Optional: a manifest without parametric plans has no such key.
+  const json::Value *parametric = value.getAsObject()->get("parametric");
+  if (!parametric || parametric->kind() == json::Value::Null)
+    return true;
+  const json::Array *plans = parametric->getAsArray();
+  if (!plans) {
+    path.field("parametric").report("expected array");
+    return false;
+  }
+  manifest.parametric.resize(plans->size());
+  parametricRegions.resize(plans->size());
+  for (size_t i = 0; i < plans->size(); ++i)
+    if (!readParametric((*plans)[i], manifest.parametric[i],
+                        parametricRegions[i],
+                        path.field("parametric").index(i)))
+      return false;
+  return true;
 }
 
 json::Value manifestToJson(const Manifest &manifest) {
@@ -336,8 +392,9 @@ llvm::Expected<Manifest> readManifestJson(llvm::StringRef text,
   Manifest manifest;
   manifest.formatVersion = uint32_t(*version);
   json::Path::Root rootPath("manifest");
-  std::vector<std::vector<detail::RecordedRegion>> regions;
-  if (!readManifestObject(*value, manifest, regions, rootPath))
+  std::vector<std::vector<detail::RecordedRegion>> regions, parametricRegions;
+  if (!readManifestObject(*value, manifest, regions, parametricRegions,
+                          rootPath))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         source + ": invalid manifest: " + llvm::toString(rootPath.getError()));
@@ -345,6 +402,10 @@ llvm::Expected<Manifest> readManifestJson(llvm::StringRef text,
     if (llvm::Error error =
             detail::assignRegions(manifest.entries[i].planned, regions[i],
                                   source))
+      return error;
+  for (size_t i = 0; i < manifest.parametric.size(); ++i)
+    if (llvm::Error error = detail::assignParametricRegions(
+            manifest.parametric[i], parametricRegions[i], source))
       return error;
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;

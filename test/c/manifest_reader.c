@@ -96,6 +96,18 @@ static int check_parametric(const capm_manifest *m, const char *name,
   printf("parametric %s S=%" PRId64 " in [%" PRId64 ", %" PRId64
          "] heap %" PRId64 "\n",
          name, s, p.lo, p.hi, heap);
+  for (size_t k = 0; k < p.borrowed_output_count; ++k) {
+    int64_t output, size, until;
+    status = capm_parametric_borrowed_output(m, piece, k, s, &output, &size,
+                                             &until);
+    if (status != CAPM_OK) {
+      fprintf(stderr, "error (%s) at S=%" PRId64 "\n",
+              capm_status_string(status), s);
+      return 1;
+    }
+    printf("borrowed output %" PRId64 " size %" PRId64 " until %" PRId64 "\n",
+           output, size, until);
+  }
   if (heap > capm_bundle_heap(m) ||
       (has_instance && heap != capm_entry_heap(m, instance))) {
     fprintf(stderr, "S=%" PRId64 ": heap above the bundle heap or not the "
@@ -110,8 +122,19 @@ static int check_parametric(const capm_manifest *m, const char *name,
               capm_status_string(status), s);
       return 1;
     }
-    if (b.offset + b.size > heap || b.offset % alignment != 0) {
-      fprintf(stderr, "%s: outside the heap or not aligned\n", b.value);
+    int64_t region_size = heap;
+    if (b.region == CAPM_REGION_OUTPUT) {
+      region_size = -1;
+      for (size_t k = 0; k < p.borrowed_output_count; ++k) {
+        int64_t output, size, until;
+        if (capm_parametric_borrowed_output(m, piece, k, s, &output, &size,
+                                            &until) == CAPM_OK &&
+            output == b.region_index && b.end <= until)
+          region_size = size;
+      }
+    }
+    if (b.offset + b.size > region_size || b.offset % alignment != 0) {
+      fprintf(stderr, "%s: outside its region or not aligned\n", b.value);
       return 2;
     }
     if (has_instance &&

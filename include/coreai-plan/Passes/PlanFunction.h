@@ -104,7 +104,9 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
                                            PlanFailure *why = nullptr);
 
 /// Annotates `func` with a plan made elsewhere for `buffers` (computed from
-/// `func` in its current op order with `options.liveness`) and runs the
+/// `func` in its current op order with `options.liveness`), each buffer in
+/// the region `binOf` gives (Borrow.h; empty: all in the heap; the bins are
+/// `buffers.bins`), and runs the
 /// replay on it, as planFunction does for its own plan, including the
 /// dataflow check against `original` (the function before its ops were
 /// moved). The parametric planner uses it for the plan it instantiates at
@@ -112,6 +114,7 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
 mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
                                         mlir::func::FuncOp original,
                                         FunctionBuffers buffers, Plan plan,
+                                        BinAssignment binOf,
                                         const FunctionPlanOptions &options);
 
 /// The chunk size S of a static function: its `coreai.seq_len`, else the

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* The manifest format version this reader reads. */
-#define CAPM_FORMAT_VERSION 2u
+#define CAPM_FORMAT_VERSION 3u
 
 typedef struct capm_manifest capm_manifest;
 
@@ -88,8 +88,11 @@ capm_status capm_get_buffer(const capm_manifest *manifest, size_t entry,
  * range, in one or more pieces with disjoint ranges. Sizes are polynomials
  * in S, offsets aligned maxima over the buffers below (docs/PARAMETRIC.md);
  * these calls evaluate them with checked 64-bit arithmetic, exactly as the
- * planner does. Every buffer of a parametric plan is in the heap (region
- * CAPM_REGION_HEAP): borrowing is off for parametric plans, and values
+ * planner does. A buffer is in the heap (CAPM_REGION_HEAP) or borrowed in
+ * an output (CAPM_REGION_OUTPUT, region_index its result position) at every
+ * S of the piece, its offset relative to that region; the outputs' sizes are
+ * polynomials in S too (capm_parametric_borrowed_output), and a borrowed
+ * buffer that would end beyond its output at S is CAPM_CORRUPT. Values
  * placed straight into an output's or a state's storage are not part of
  * it (they sit at offset 0 there, as in the entries at any S). */
 typedef struct capm_parametric {
@@ -98,6 +101,7 @@ typedef struct capm_parametric {
   int64_t lo, hi;      /* the piece holds for every integer S in [lo, hi] */
   int64_t alignment;
   size_t buffer_count;
+  size_t borrowed_output_count; /* outputs lent to the plan */
 } capm_parametric;
 
 size_t capm_parametric_count(const capm_manifest *manifest);
@@ -127,6 +131,15 @@ capm_status capm_parametric_offsets(const capm_manifest *manifest,
 capm_status capm_parametric_buffer(const capm_manifest *manifest,
                                    size_t piece, int64_t s, size_t index,
                                    capm_buffer *out);
+
+/* Borrowed output `index` (< borrowed_output_count) of a piece at S: its
+ * result position, its bytes at S, and the op position that first writes
+ * its own value (every buffer borrowed there has ended by then). */
+capm_status capm_parametric_borrowed_output(const capm_manifest *manifest,
+                                            size_t piece, size_t index,
+                                            int64_t s, int64_t *output,
+                                            int64_t *size,
+                                            int64_t *available_until);
 
 /* A static description of a status ("corrupt manifest", ...). */
 const char *capm_status_string(capm_status status);
