@@ -116,17 +116,24 @@ TEST_CASE("another format version is named, not called corrupt", "[manifest]") {
              Catch::Contains("v.json: manifest format version " +
                              std::to_string(kManifestFormatVersion + 1) +
                              " is not supported"));
-  // The version before regions is refused the same way.
-  m.formatVersion = 1;
-  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "v1.manifest")),
-             Catch::Contains("v1.manifest: manifest format version 1 is not "
-                             "supported (this coreai-plan reads version 2)"));
+  // The versions before regions (1) and before regions in parametric
+  // plans (2) are refused the same way.
+  for (uint32_t old : {1u, 2u}) {
+    m.formatVersion = old;
+    std::string name = "v" + std::to_string(old);
+    CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m),
+                                          name + ".manifest")),
+               Catch::Contains(name + ".manifest: manifest format version " +
+                               std::to_string(old) +
+                               " is not supported (this coreai-plan reads "
+                               "version 3)"));
+  }
 }
 
 TEST_CASE("other files and inconsistent manifests are rejected", "[manifest]") {
   CHECK_THAT(errorOf(readManifest("module {}\n", "g.mlir")),
              Catch::Contains("no 'CAPM' file identifier"));
-  CHECK_THAT(errorOf(readManifest("{\"format_version\": 2}", "x.json")),
+  CHECK_THAT(errorOf(readManifest("{\"format_version\": 3}", "x.json")),
              Catch::Contains("x.json: invalid manifest"));
   Manifest m = makeManifest();
   m.bundleHeap -= 1;
