@@ -7,7 +7,8 @@ four per-S plans 1,16,32,64.
 
     bench/parametric.py [--build BUILD_DIR] [--shared SHARED_DIR] [--update]
 
-Target h18p (alignment 256, every reuse technique on). Prints the table as
+Target h18p (alignment 256, every reuse technique on, borrowing included;
+the same again with --no-borrow-outputs). Prints the table as
 Markdown; --update rewrites the `parametric` section of docs/benchmarks.md.
 """
 import json
@@ -49,6 +50,18 @@ def graphs(shared):
     return found
 
 
+def range_heaps(summary):
+    """Heap at every S of the range, the pieces and the term count."""
+    heaps, pieces, terms, buffers = {}, [], 0, 0
+    for p in summary["parametric"]:
+        pieces.append(f"[{p['lo']}, {p['hi']}]")
+        terms += p["terms"]
+        buffers = p["buffers"]
+        for i, h in enumerate(p["heaps"]):
+            heaps[p["lo"] + i] = h
+    return heaps, pieces, terms, buffers
+
+
 def main():
     args = parse_arguments(__doc__.splitlines()[0])
     tool = os.path.join(args.build, "bin", "coreai-plan")
@@ -58,54 +71,62 @@ def main():
         for graph in graphs(args.shared):
             name = os.path.basename(graph)
             out = os.path.join(tmp, name)
-            summary, seconds = plan(tool, graph, f"{RANGE[0]}..{RANGE[1]}",
-                                    out + ".range")
-            heaps, pieces, terms, buffers = {}, [], 0, 0
-            for p in summary["parametric"]:
-                pieces.append(f"[{p['lo']}, {p['hi']}]")
-                terms += p["terms"]
-                buffers = p["buffers"]
-                for i, h in enumerate(p["heaps"]):
-                    heaps[p["lo"] + i] = h
-            # Parametric plans do not borrow outputs' storage (#14): the
-            # per-S plans they are compared with do not either.
-            alone, _ = plan(tool, graph, ",".join(map(str, SHOWN)),
-                            out + ".alone", "--no-borrow-outputs")
+            chunks = f"{RANGE[0]}..{RANGE[1]}"
+            shown = ",".join(map(str, SHOWN))
+            # With borrowing (h18p's default) and without (the comparison
+            # made before parametric plans borrowed).
+            summary, seconds = plan(tool, graph, chunks, out + ".range")
+            heaps, pieces, terms, buffers = range_heaps(summary)
+            plain, _ = plan(tool, graph, chunks, out + ".plain",
+                            "--no-borrow-outputs")
+            plain_heaps = range_heaps(plain)[0]
+            alone, _ = plan(tool, graph, shown, out + ".alone")
             own = {e["chunk"]: e["heap"] for e in alone["entries"]}
+            alone_plain, _ = plan(tool, graph, shown, out + ".alone-plain",
+                                  "--no-borrow-outputs")
+            own_plain = {e["chunk"]: e["heap"] for e in alone_plain["entries"]}
             for s in SHOWN:
-                above = (heaps[s] - own[s]) / own[s] * 100
-                heap_rows.append((name, s, heaps[s], own[s], above))
+                heap_rows.append((name, s, heaps[s], own[s],
+                                  plain_heaps[s], own_plain[s]))
             listed, _ = plan(tool, graph, ",".join(map(str, LISTED)),
-                             out + ".listed", "--no-borrow-outputs")
+                             out + ".listed")
             size_rows.append((
                 name, buffers, " ".join(pieces), terms, seconds,
                 os.path.getsize(os.path.join(out + ".range", "plan.manifest")),
                 os.path.getsize(os.path.join(out + ".listed",
                                              "plan.manifest"))))
 
+    def above(heap, own):
+        return f"{(heap - own) / own * 100:.2f} %"
+
     lines = [
-        "Target h18p (alignment 256, every reuse technique on). `parametric` "
-        f"is the heap of the one plan for S in [{RANGE[0]}, {RANGE[1]}] "
-        "(`coreai-plan plan --chunks 1..64`) at S, `alone` the heap of "
-        "`coreai-plan plan --chunks S --no-borrow-outputs` (parametric plans "
-        "do not borrow outputs' storage, issue 14; with borrowing the per-S "
-        "plans are far smaller on Gemma). crossover.mlir is the hand-written "
-        "test graph whose sizes cross over at S=32 "
-        "(test/lit/parametric/Inputs).",
+        "Target h18p (alignment 256, every reuse technique on, borrowing of "
+        "the outputs' storage included). `parametric` is the heap of the one "
+        f"plan for S in [{RANGE[0]}, {RANGE[1]}] (`coreai-plan plan --chunks "
+        "1..64`) at S, `alone` the heap of `coreai-plan plan --chunks S` "
+        "(a plan made for that S alone, in its own op order); the last "
+        "three columns are the same two with `--no-borrow-outputs`. "
+        "crossover.mlir is the hand-written test graph whose sizes cross "
+        "over at S=32 (test/lit/parametric/Inputs).",
         "",
-        "| graph | S | parametric | alone | above |",
-        "| --- | ---: | ---: | ---: | ---: |",
+        "| graph | S | parametric | alone | above | parametric, no "
+        "borrowing | alone, no borrowing | above |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for name, s, heap, own, above in heap_rows:
-        lines.append(f"| {name} | {s} | {heap:,} | {own:,} | {above:.2f} % |")
+    for name, s, heap, own, plain, own_plain in heap_rows:
+        lines.append(f"| {name} | {s} | {heap:,} | {own:,} | "
+                     f"{above(heap, own)} | {plain:,} | {own_plain:,} | "
+                     f"{above(plain, own_plain)} |")
     lines += [
         "",
-        "Manifest bytes (FlatBuffers `plan.manifest`): the parametric plan "
-        "(its expressions and the instance at S=64) against the four per-S "
-        "plans 1,16,32,64. `pieces`: the ranges with a plan of their own "
-        "(cut where one plan is more than 2 % above the lower bound); "
-        "`terms`: max terms over every offset and the heap; `time`: the "
-        "whole `plan --chunks 1..64` run (verifier and replay at all 64 S).",
+        "Manifest bytes (FlatBuffers `plan.manifest`, with borrowing): the "
+        "parametric plan (its expressions and the instance at S=64) against "
+        "the four per-S plans 1,16,32,64. `pieces`: the ranges with a plan "
+        "of their own (cut where a borrowed buffer stops fitting its output, "
+        "or where one plan is more than 2 % above both the lower bound and "
+        "a plan solved for that S alone in the range's op order); `terms`: "
+        "max terms over every offset and the heap; `time`: the whole `plan "
+        "--chunks 1..64` run (verifier and replay at all 64 S).",
         "",
         "| graph | buffers | pieces | terms | time | parametric manifest | "
         "4 per-S plans | ratio |",
