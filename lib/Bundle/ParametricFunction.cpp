@@ -54,11 +54,11 @@ public:
 
   /// `clone` (in the source's order) moved into the range's order.
   void order(mlir::func::FuncOp clone) const {
-    if (positions.empty())
+    if (order_.empty())
       return;
     std::vector<mlir::Operation *> ops = currentOrder(clone), moved;
     moved.reserve(ops.size());
-    for (unsigned position : positions)
+    for (unsigned position : order_)
       moved.push_back(ops[position]);
     applyOrder(clone, moved);
   }
@@ -70,17 +70,19 @@ public:
     llvm::DenseMap<mlir::Operation *, unsigned> position;
     for (unsigned i = 0; i < before.size(); ++i)
       position[before[i]] = i;
-    positions.clear();
+    order_.clear();
     bool moved = false;
     for (mlir::Operation *op : currentOrder(clone)) {
-      moved |= position.lookup(op) != positions.size();
-      positions.push_back(position.lookup(op));
+      moved |= position.lookup(op) != order_.size();
+      order_.push_back(position.lookup(op));
     }
     if (!moved)
-      positions.clear();
+      order_.clear();
   }
 
-  bool reordered() const { return !positions.empty(); }
+  /// The order clones are put in (empty: the source's).
+  const std::vector<unsigned> &positions() const { return order_; }
+  void setPositions(std::vector<unsigned> order) { order_ = std::move(order); }
 
   std::string symbol;
 
@@ -89,7 +91,7 @@ private:
   // Copies: MLIR's op handles are not const-correct.
   mutable mlir::func::FuncOp source;
   mutable mlir::ModuleOp planned;
-  std::vector<unsigned> positions; ///< empty: the exported order
+  std::vector<unsigned> order_; ///< empty: the exported order
 };
 
 /// Why the buffers at S are not the reference's buffers, if they are not.
@@ -148,43 +150,24 @@ planParametricFunction(const PlanJob &job,
             why.str());
   };
 
-  // The reference: the plan at hi with every technique; its op order (and
-  // with it every reuse decision) is kept for the whole range.
-  if (observer)
-    observer->stage(job, "planning");
-  auto reference = specialiser.cloneAt(job.hi, name + "__reference");
-  if (mlir::failed(reference))
-    return bundleError(PlanFailure::BadInput, "");
-  std::vector<mlir::Operation *> exported = currentOrder(*reference);
-  FunctionPlanOptions referenceOptions = options;
-  referenceOptions.chunk = job.hi;
-  referenceOptions.maxHeap = 0; // the range's heap is checked below
-  PlanFailure why = PlanFailure::Internal;
-  mlir::FailureOr<PlannedEntry> referencePlan =
-      planFunction(*reference, referenceOptions, &why);
-  if (mlir::failed(referencePlan)) {
-    reference->erase();
-    return bundleError(why, "");
-  }
-  specialiser.recordOrder(exported, *reference);
-  result.reordered = specialiser.reordered();
-  mlir::FailureOr<FunctionBuffers> referenceBuffers =
-      computeBuffers(*reference, options.liveness);
-  reference->erase();
-  if (mlir::failed(referenceBuffers))
-    return internal("@" + name + ": liveness failed on its planned clone");
+  // A part of the range with one op order: the reference plan at its top
+  // with every technique (its op order, and with it every reuse decision,
+  // kept for the whole part), the buffers at every S of the part in that
+  // order, their size expressions and the lent outputs'.
+  struct Part {
+    std::vector<unsigned> positions; ///< Specialiser's; empty: exported
+    FunctionBuffers referenceBuffers;
+    std::vector<ParametricBuffer> buffers;
+    std::vector<ParametricBin> bins;
+    std::vector<int64_t> offsets; ///< the reference plan's, per region
+    BinAssignment regions;        ///< empty without bins
+  };
 
-  // The buffers at every S, in the range's order.
-  size_t count = referenceBuffers->problem.buffers.size();
-  size_t span = size_t(job.hi - job.lo + 1);
-  std::vector<std::vector<int64_t>> sizes(count, std::vector<int64_t>(span));
-  size_t binCount = referenceBuffers->bins.size();
-  std::vector<std::vector<int64_t>> capacities(binCount,
-                                               std::vector<int64_t>(span));
   // With `original`, also a copy of the specialised clone before its ops
   // move, for the replay's dataflow check.
   auto buffersAt =
-      [&](int64_t s, llvm::StringRef cloneName,
+      [&](const FunctionBuffers &reference, int64_t s,
+          llvm::StringRef cloneName,
           mlir::OwningOpRef<mlir::func::FuncOp> *original = nullptr)
       -> llvm::Expected<std::pair<mlir::func::FuncOp, FunctionBuffers>> {
     auto clone = specialiser.cloneAt(s, cloneName);
@@ -199,50 +182,96 @@ planParametricFunction(const PlanJob &job,
       clone->erase();
       return bundleError(PlanFailure::BadInput, "");
     }
-    if (auto differs = sameBuffers(*referenceBuffers, *buffers)) {
+    if (auto differs = sameBuffers(reference, *buffers)) {
       clone->erase();
       return bad(s, *differs + " (liveness or reuse depends on S); plan a "
                                "list of chunk sizes instead");
     }
     return std::make_pair(*clone, std::move(*buffers));
   };
-  if (observer)
-    observer->stage(job, "specialising");
-  for (int64_t s = job.lo; s <= job.hi; ++s) {
-    auto at = buffersAt(s, name + "__sizes");
-    if (!at)
-      return at.takeError();
-    for (size_t i = 0; i < count; ++i)
-      sizes[i][size_t(s - job.lo)] = at->second.problem.buffers[i].size;
-    for (size_t k = 0; k < binCount; ++k)
-      capacities[k][size_t(s - job.lo)] = at->second.bins[k].capacity;
-    at->first.erase();
-  }
 
-  std::vector<ParametricBuffer> buffers;
-  for (size_t i = 0; i < count; ++i) {
-    const Buffer &b = referenceBuffers->problem.buffers[i];
-    std::optional<SizeExpr> size = fitSizeExpr(job.lo, sizes[i]);
-    if (!size)
-      return bad(job.lo, "the size of buffer " + b.id +
-                             " is not a polynomial of degree at most two "
-                             "in " +
-                             job.chunkSymbol);
-    buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}, -1});
-  }
-  std::vector<ParametricBin> bins;
-  for (size_t k = 0; k < binCount; ++k) {
-    const OutputBin &bin = referenceBuffers->bins[k];
-    std::optional<SizeExpr> capacity = fitSizeExpr(job.lo, capacities[k]);
-    if (!capacity)
-      return bad(job.lo, llvm::formatv("the bytes of output {0} (lent to the "
-                                       "plan) are not a polynomial of degree "
-                                       "at most two in {1}; plan a list of "
-                                       "chunk sizes or --no-borrow-outputs",
-                                       bin.output, job.chunkSymbol)
-                             .str());
-    bins.push_back({bin.output, *capacity, bin.availableUntil});
-  }
+  auto partFor = [&](int64_t lo, int64_t top) -> llvm::Expected<Part> {
+    Part part;
+    specialiser.setPositions({});
+    auto reference = specialiser.cloneAt(top, name + "__reference");
+    if (mlir::failed(reference))
+      return bundleError(PlanFailure::BadInput, "");
+    std::vector<mlir::Operation *> exported = currentOrder(*reference);
+    FunctionPlanOptions referenceOptions = options;
+    referenceOptions.chunk = top;
+    referenceOptions.maxHeap = 0; // the range's heap is checked below
+    PlanFailure why = PlanFailure::Internal;
+    mlir::FailureOr<PlannedEntry> referencePlan =
+        planFunction(*reference, referenceOptions, &why);
+    if (mlir::failed(referencePlan)) {
+      reference->erase();
+      return bundleError(why, "");
+    }
+    specialiser.recordOrder(exported, *reference);
+    part.positions = specialiser.positions();
+    mlir::FailureOr<FunctionBuffers> referenceBuffers =
+        computeBuffers(*reference, options.liveness);
+    reference->erase();
+    if (mlir::failed(referenceBuffers))
+      return internal("@" + name + ": liveness failed on its planned clone");
+    part.referenceBuffers = std::move(*referenceBuffers);
+    const FunctionBuffers &ref = part.referenceBuffers;
+    if (observer)
+      observer->stage(job, "specialising");
+
+    size_t count = ref.problem.buffers.size();
+    size_t span = size_t(top - lo + 1);
+    std::vector<std::vector<int64_t>> sizes(count, std::vector<int64_t>(span));
+    size_t binCount = ref.bins.size();
+    std::vector<std::vector<int64_t>> capacities(binCount,
+                                                 std::vector<int64_t>(span));
+    for (int64_t s = lo; s <= top; ++s) {
+      auto at = buffersAt(ref, s, name + "__sizes");
+      if (!at)
+        return at.takeError();
+      for (size_t i = 0; i < count; ++i)
+        sizes[i][size_t(s - lo)] = at->second.problem.buffers[i].size;
+      for (size_t k = 0; k < binCount; ++k)
+        capacities[k][size_t(s - lo)] = at->second.bins[k].capacity;
+      at->first.erase();
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const Buffer &b = ref.problem.buffers[i];
+      std::optional<SizeExpr> size = fitSizeExpr(lo, sizes[i]);
+      if (!size)
+        return bad(lo, "the size of buffer " + b.id +
+                           " is not a polynomial of degree at most two in " +
+                           job.chunkSymbol);
+      part.buffers.push_back(
+          {b.id, b.start, b.end, b.alignment, *size, {}, -1});
+    }
+    for (size_t k = 0; k < binCount; ++k) {
+      const OutputBin &bin = ref.bins[k];
+      std::optional<SizeExpr> capacity = fitSizeExpr(lo, capacities[k]);
+      if (!capacity)
+        return bad(lo, llvm::formatv("the bytes of output {0} (lent to the "
+                                     "plan) are not a polynomial of degree "
+                                     "at most two in {1}; plan a list of "
+                                     "chunk sizes or --no-borrow-outputs",
+                                     bin.output, job.chunkSymbol)
+                           .str());
+      part.bins.push_back({bin.output, *capacity, bin.availableUntil});
+    }
+    part.offsets = referencePlan->plan.offsets;
+    part.regions = referencePlan->binOf;
+    if (!part.bins.empty() && part.regions.size() != count)
+      part.regions.assign(count, -1);
+    return part;
+  };
+
+  if (observer)
+    observer->stage(job, "planning");
+  llvm::Expected<Part> first = partFor(job.lo, job.hi);
+  if (!first)
+    return first.takeError();
+  Part part = std::move(*first);
+  // The parts of the pieces, parallel to result.pieces.
+  std::vector<Part> pieceParts;
 
   // A plan for S alone in the range's op order, with the bins as they are
   // at S (offsets relative to each buffer's region) and the regions.
@@ -255,7 +284,7 @@ planParametricFunction(const PlanJob &job,
               job.chunkSymbol + "=" + std::to_string(s) + " " + why)),
           BinAssignment());
     };
-    if (bins.empty()) {
+    if (plan.bins.empty()) {
       SolveResult r = solve(plan.problemAt(s), quietly(options.solve));
       if (!r.plan)
         return failed(r.internalError);
@@ -274,11 +303,11 @@ planParametricFunction(const PlanJob &job,
   auto build = [&](int64_t lo, int64_t hi, llvm::ArrayRef<int64_t> offsets,
                    const BinAssignment &regions)
       -> llvm::Expected<ParametricPlan> {
-    std::vector<ParametricBuffer> placed = buffers;
+    std::vector<ParametricBuffer> placed = part.buffers;
     for (size_t i = 0; i < regions.size(); ++i)
       placed[i].bin = regions[i];
     llvm::Expected<ParametricPlan> plan =
-        buildParametricPlan(lo, hi, std::move(placed), offsets, bins);
+        buildParametricPlan(lo, hi, std::move(placed), offsets, part.bins);
     if (!plan)
       return bundleError(PlanFailure::BadInput,
                          "@" + name + ": " + llvm::toString(plan.takeError()));
@@ -313,10 +342,8 @@ planParametricFunction(const PlanJob &job,
     return above(solvedHeaps[s]);
   };
   int64_t top = job.hi;
-  std::vector<int64_t> offsets = referencePlan->plan.offsets;
-  BinAssignment regions = referencePlan->binOf;
-  if (!bins.empty() && regions.size() != count)
-    regions.assign(count, -1);
+  std::vector<int64_t> &offsets = part.offsets;
+  BinAssignment &regions = part.regions;
   while (true) {
     llvm::Expected<ParametricPlan> plan = build(job.lo, top, offsets, regions);
     if (!plan)
@@ -333,7 +360,7 @@ planParametricFunction(const PlanJob &job,
       BufferProblem heapProblem;
       std::vector<size_t> inHeap;
       BufferProblem atTop = plan->problemAt(top);
-      for (size_t i = 0; i < count; ++i)
+      for (size_t i = 0; i < part.buffers.size(); ++i)
         if (regions[i] < 0) {
           inHeap.push_back(i);
           heapProblem.buffers.push_back(atTop.buffers[i]);
@@ -364,6 +391,7 @@ planParametricFunction(const PlanJob &job,
       if (!piece)
         return piece.takeError();
       result.pieces.push_back(std::move(*piece));
+      pieceParts.push_back(std::move(part));
       break;
     }
     llvm::Expected<ParametricPlan> upper = build(*cut + 1, top, offsets, regions);
@@ -373,20 +401,26 @@ planParametricFunction(const PlanJob &job,
     if (!piece)
       return piece.takeError();
     result.pieces.push_back(std::move(*piece));
-    // The piece below is referenced at its own top, solved there with the
-    // bins as they are there.
-    auto [solved, solvedRegions] = solveAt(result.pieces.back(), *cut);
-    if (!solved)
-      return solved.takeError();
+    pieceParts.push_back(std::move(part));
+    // The part below gets a reference of its own at its top: planned there
+    // with every technique, in the op order best there (the outputs' sizes
+    // as they are there decide what it borrows).
     top = *cut;
-    offsets = solved->offsets;
-    regions = std::move(solvedRegions);
+    llvm::Expected<Part> below = partFor(job.lo, top);
+    if (!below)
+      return below.takeError();
+    part = std::move(*below);
+    solvedHeaps.clear(); // solved in another op order
   }
-  auto pieceOf = [&](int64_t s) -> const ParametricPlan & {
-    return *llvm::find_if(result.pieces, [&](const ParametricPlan &p) {
-      return p.contains(s);
-    });
+  auto pieceOf = [&](int64_t s) -> size_t {
+    return size_t(llvm::find_if(result.pieces,
+                                [&](const ParametricPlan &p) {
+                                  return p.contains(s);
+                                }) -
+                  result.pieces.begin());
   };
+  for (const Part &p : pieceParts)
+    result.reordered |= !p.positions.empty();
 
   // Every S: the graph's own buffers there against the expressions, the
   // interval verifier, and the replay of the instantiated plan.
@@ -397,11 +431,14 @@ planParametricFunction(const PlanJob &job,
     std::string cloneName =
         keep ? llvm::formatv("{0}__s{1}", name, s).str() : name + "__check";
     mlir::OwningOpRef<mlir::func::FuncOp> original;
-    auto at = buffersAt(s, cloneName, &original);
+    size_t piece = pieceOf(s);
+    specialiser.setPositions(pieceParts[piece].positions);
+    auto at = buffersAt(pieceParts[piece].referenceBuffers, s, cloneName,
+                        &original);
     if (!at)
       return at.takeError();
     auto [clone, functionBuffers] = std::move(*at);
-    const ParametricPlan &plan = pieceOf(s);
+    const ParametricPlan &plan = result.pieces[piece];
     if (auto violation = verifyParametricAt(plan, s, functionBuffers.problem,
                                             &functionBuffers.bins))
       return internal("the parametric plan of @" + name +

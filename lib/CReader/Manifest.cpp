@@ -220,17 +220,35 @@ capm_status evaluate(const coreai::fb::Parametric *p, int64_t s,
   return CAPM_OK;
 }
 
-/// An entry of the same function with as many planned buffers: its value
-/// and op names are the parametric buffers' (same ids, same order).
+/// An entry of the same function whose planned buffers are the piece's
+/// (same ids and live ranges, in the same order; pieces may have op orders
+/// of their own), one inside the piece's range first: its value and op
+/// names are the parametric buffers'.
 const coreai::fb::Entry *namesFor(const capm_manifest *m,
                                   const coreai::fb::Parametric *p) {
   size_t n = p->buffers() ? p->buffers()->size() : 0;
+  auto same = [&](const coreai::fb::Entry *e) {
+    if (std::strcmp(text(e->entry()), text(p->entry())) != 0 ||
+        (e->buffers() ? e->buffers()->size() : 0) != n)
+      return false;
+    for (size_t i = 0; i < n; ++i) {
+      const coreai::fb::Buffer *a = e->buffers()->Get(i);
+      const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
+      if (std::strcmp(text(a->id()), text(b->id())) != 0 ||
+          a->start() != b->start() || a->end() != b->end())
+        return false;
+    }
+    return true;
+  };
+  const coreai::fb::Entry *named = nullptr;
   if (const auto *entries = m->root->entries())
-    for (const coreai::fb::Entry *e : *entries)
-      if (std::strcmp(text(e->entry()), text(p->entry())) == 0 &&
-          (e->buffers() ? e->buffers()->size() : 0) == n)
-        return e;
-  return nullptr;
+    for (const coreai::fb::Entry *e : *entries) {
+      bool inside = e->chunk() >= p->lo() && e->chunk() <= p->hi();
+      if (same(e) && (!named || (inside && (named->chunk() < p->lo() ||
+                                            named->chunk() > p->hi()))))
+        named = e;
+    }
+  return named;
 }
 
 } // namespace

@@ -51,12 +51,27 @@ std::optional<PlannedEntry> instantiate(const Manifest &manifest,
       borrowingLowerBound(entry.problem, entry.outputBins);
   entry.plan.algorithm = "parametric";
   entry.origins.assign(entry.problem.buffers.size(), BufferOrigin());
+  // Names from an instance of the same piece, else from an entry whose
+  // buffers live as the piece's do (pieces may have op orders of their
+  // own, and buffer ids follow the order).
+  auto sameBuffers = [&](const PlannedEntry &other) {
+    const auto &a = other.problem.buffers, &b = entry.problem.buffers;
+    if (other.entry != parametric.entry || a.size() != b.size())
+      return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i].id != b[i].id || a[i].start != b[i].start ||
+          a[i].end != b[i].end)
+        return false;
+    return true;
+  };
+  const ManifestEntry *named = nullptr;
   for (const ManifestEntry &other : manifest.entries)
-    if (other.planned.entry == parametric.entry &&
-        other.planned.problem.buffers.size() == entry.problem.buffers.size()) {
-      entry.origins = other.planned.origins;
-      break;
-    }
+    if (sameBuffers(other.planned) &&
+        (!named || (parametric.plan.contains(other.planned.chunk) &&
+                    !parametric.plan.contains(named->planned.chunk))))
+      named = &other;
+  if (named)
+    entry.origins = named->planned.origins;
   return entry;
 }
 
