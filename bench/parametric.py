@@ -45,8 +45,9 @@ def graphs(shared):
         if os.path.isdir(path):
             found += [os.path.join(path, n) for n in sorted(os.listdir(path))
                       if ".dyn." in n and n.endswith(".mlir")]
-    found.append(os.path.join(ROOT, "test", "lit", "parametric", "Inputs",
-                              "crossover.mlir"))
+    for name in ("crossover.mlir", "shrinking-bins.mlir"):
+        found.append(os.path.join(ROOT, "test", "lit", "parametric", "Inputs",
+                                  name))
     return found
 
 
@@ -106,8 +107,10 @@ def main():
         "1..64`) at S, `alone` the heap of `coreai-plan plan --chunks S` "
         "(a plan made for that S alone, in its own op order); the last "
         "three columns are the same two with `--no-borrow-outputs`. "
-        "crossover.mlir is the hand-written test graph whose sizes cross "
-        "over at S=32 (test/lit/parametric/Inputs).",
+        "crossover.mlir (sizes that cross over at S=32) and "
+        "shrinking-bins.mlir (scratch buffers an output of 128*S bytes can "
+        "hold only from some S on) are hand-written test graphs "
+        "(test/lit/parametric/Inputs).",
         "",
         "| graph | S | parametric | alone | above | parametric, no "
         "borrowing | alone, no borrowing | above |",
@@ -124,7 +127,8 @@ def main():
         "the four per-S plans 1,16,32,64. `pieces`: the ranges with a plan "
         "of their own (cut where a borrowed buffer stops fitting its output, "
         "or where one plan is more than 2 % above both the lower bound and "
-        "a plan solved for that S alone in the range's op order); `terms`: "
+        "a plan solved for that S alone in the piece's op order; each piece "
+        "has the op order best at its top); `terms`: "
         "max terms over every offset and the heap; `time`: the whole `plan "
         "--chunks 1..64` run (verifier and replay at all 64 S).",
         "",

@@ -131,9 +131,8 @@ std::optional<std::string> sameBuffers(const FunctionBuffers &reference,
 
 llvm::Expected<ParametricFunction>
 planParametricFunction(const PlanJob &job,
-                       const FunctionPlanOptions &requested,
+                       const FunctionPlanOptions &options,
                        mlir::ModuleOp planned, PlanObserver *observer) {
-  const FunctionPlanOptions &options = requested;
   ParametricFunction result;
   Specialiser specialiser(job, planned);
   specialiser.symbol = job.chunkSymbol;
@@ -273,28 +272,26 @@ planParametricFunction(const PlanJob &job,
   // The parts of the pieces, parallel to result.pieces.
   std::vector<Part> pieceParts;
 
-  // A plan for S alone in the range's op order, with the bins as they are
-  // at S (offsets relative to each buffer's region) and the regions.
-  auto solveAt = [&](const ParametricPlan &plan, int64_t s)
-      -> std::pair<llvm::Expected<Plan>, BinAssignment> {
-    auto failed = [&](const std::string &why) {
-      return std::make_pair(
-          llvm::Expected<Plan>(internal(
-              "the solver returned no plan for @" + name + " at " +
-              job.chunkSymbol + "=" + std::to_string(s) + " " + why)),
-          BinAssignment());
-    };
+  // The heap of a plan for S alone in the piece's op order, with the bins
+  // as they are at S.
+  auto solvedHeapAt = [&](const ParametricPlan &plan,
+                          int64_t s) -> llvm::Expected<int64_t> {
+    std::optional<Plan> solved;
+    std::string why;
     if (plan.bins.empty()) {
       SolveResult r = solve(plan.problemAt(s), quietly(options.solve));
-      if (!r.plan)
-        return failed(r.internalError);
-      return {std::move(*r.plan), BinAssignment()};
+      solved = std::move(r.plan);
+      why = r.internalError;
+    } else {
+      BorrowResult r = solveWithBorrowing(plan.problemAt(s), plan.binsAt(s),
+                                          quietly(options.solve));
+      solved = std::move(r.plan);
+      why = r.internalError;
     }
-    BorrowResult r = solveWithBorrowing(plan.problemAt(s), plan.binsAt(s),
-                                        quietly(options.solve));
-    if (!r.plan)
-      return failed(r.internalError);
-    return {std::move(*r.plan), std::move(r.binOf)};
+    if (!solved)
+      return internal("the solver returned no plan for @" + name + " at " +
+                      job.chunkSymbol + "=" + std::to_string(s) + " " + why);
+    return solved->heap;
   };
 
   // Pieces from the top down: a plan referenced at the piece's top (its
@@ -320,7 +317,7 @@ planParametricFunction(const PlanJob &job,
     return std::move(plan);
   };
   // Whether the heap at S is more than the tolerance above what S can
-  // have in the range's op order: the lower bound first, and where that is
+  // have in the piece's op order: the lower bound first, and where that is
   // not met, the heap of a plan solved for S alone (the bound under
   // borrowing is not always reachable, and cutting for it would waste the
   // pieces).
@@ -334,10 +331,10 @@ planParametricFunction(const PlanJob &job,
     if (!above(plan.lowerBoundAt(s)))
       return false;
     if (!solvedHeaps.count(s)) {
-      llvm::Expected<Plan> alone = solveAt(plan, s).first;
+      llvm::Expected<int64_t> alone = solvedHeapAt(plan, s);
       if (!alone)
         return alone.takeError();
-      solvedHeaps[s] = alone->heap;
+      solvedHeaps[s] = *alone;
     }
     return above(solvedHeaps[s]);
   };

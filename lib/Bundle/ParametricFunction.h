@@ -22,19 +22,22 @@ struct ParametricFunction {
   /// The plan instantiated at the job's instances, each verified and
   /// replayed; their functions (`main__s7`) were added to `planned`.
   std::vector<std::pair<PlannedEntry, std::string>> instances;
-  /// The op order differs from the exported one.
+  /// The op order of some piece differs from the exported one.
   bool reordered = false;
 };
 
 /// Plans `job.source` once for every S in [job.lo, job.hi]: the reference
-/// plan at hi (every reuse technique of `options`, its op order for the
-/// whole range), the buffers at every S in that order (they must be the
-/// same buffers, with sizes a polynomial of degree at most two in S), the
-/// parametric plan, then at every S the interval verifier and the replay
-/// of the instantiated plan. Where the plan is more than
-/// kPieceTolerancePercent above the lower bound at some S below hi, the
-/// range is cut there and the part below gets its own plan (referenced at
-/// its own top, same op order), at most kMaxPieces pieces. Errors are
+/// plan at hi (every reuse technique of `options`, borrowing of outputs'
+/// storage included; its op order and regions for the whole piece), the
+/// buffers and lent outputs at every S in that order (they must be the same
+/// buffers and outputs, with sizes a polynomial of degree at most two in
+/// S), the parametric plan, then at every S the interval verifier and the
+/// replay of the instantiated plan. The range is cut below the highest S
+/// where a borrowed buffer outgrows its output, or where the heap is more
+/// than kPieceTolerancePercent above both the lower bound and a plan
+/// solved for that S alone; the part below gets its own plan (referenced
+/// at its own top, in the op order best there), at most kMaxPieces pieces
+/// (the last one moves to the heap what outgrows its output). Errors are
 /// BundleErrors.
 constexpr int64_t kPieceTolerancePercent = 2;
 constexpr size_t kMaxPieces = 4;
