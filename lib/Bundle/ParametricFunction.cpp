@@ -314,7 +314,7 @@ planParametricFunction(const PlanJob &job,
     if (auto violation = verifyParametricPlan(plan))
       return internal("the parametric plan of @" + name +
                       " failed verification " + *violation);
-    return std::move(plan);
+    return plan;
   };
   // Whether the heap at S is more than the tolerance above what S can
   // have in the piece's op order: the lower bound first, and where that is
