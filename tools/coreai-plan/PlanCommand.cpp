@@ -93,11 +93,25 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
     const ParametricPlan &plan = p.plan;
     os << llvm::formatv("@{0}: one plan for every {1} in [{2}, {3}]: heap {4} "
                         "at {1}={2}, {5} at {1}={3}, at most {6}; {7} "
-                        "buffers, {8} max terms\n",
+                        "buffers, {8} max terms",
                         p.entry, p.symbol, plan.lo, plan.hi,
                         plan.heapAt(plan.lo), plan.heapAt(plan.hi),
                         maxHeapOf(plan), plan.buffers.size(),
                         plan.termCount());
+    // Borrowed buffers per output, in the outputs' order.
+    std::vector<std::string> borrowed;
+    for (size_t k = 0; k < plan.bins.size(); ++k) {
+      size_t count = llvm::count_if(plan.buffers, [&](const ParametricBuffer &b) {
+        return b.bin == int32_t(k);
+      });
+      if (count)
+        borrowed.push_back(llvm::formatv("{0} in output {1} ({2} bytes)", count,
+                                         plan.bins[k].output,
+                                         plan.bins[k].capacity.str()));
+    }
+    if (!borrowed.empty())
+      os << "; borrowed: " << llvm::join(borrowed, ", ");
+    os << "\n";
     // Through one or two sizes any heap is a polynomial: not news.
     std::optional<SizeExpr> heap;
     if (plan.hi - plan.lo >= 2)
@@ -171,6 +185,10 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"hi", p.plan.hi},
         {"buffers", int64_t(p.plan.buffers.size())},
         {"terms", int64_t(p.plan.termCount())},
+        {"borrowed_buffers",
+         int64_t(llvm::count_if(p.plan.buffers, [](const ParametricBuffer &b) {
+           return b.bin >= 0;
+         }))},
         {"heaps", std::move(heaps)},
     });
   }
