@@ -8,6 +8,7 @@
 #include "Solvers.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace coreai::solvers {
@@ -130,6 +131,19 @@ std::vector<size_t> orderBySize(const BufferProblem &problem) {
   // time instead of interleaving (1.7% vs 2.9% above the bound on iopddl-S).
   return orderByDescending(problem, [](const Buffer &b) {
     return std::make_pair(paddedSize(b), -b.start);
+  });
+}
+
+std::vector<size_t> orderBySizeWeightedByLifetime(const BufferProblem &problem) {
+  // The buffers greedy-by-size leaves on top of a large trace are small and
+  // long-lived: placed last, they find no gap that stays free through all
+  // the busy moments of their life. A weak lifetime weight moves them
+  // earlier without giving up size order (random 100k buffers: 4.45 % →
+  // 4.00 % above the bound; exponents 0.1–0.3 tried, 0.2 best there).
+  return orderByDescending(problem, [](const Buffer &b) {
+    return std::make_pair((long double)paddedSize(b) *
+                              std::pow((long double)lifetime(b), 0.2L),
+                          -b.start);
   });
 }
 

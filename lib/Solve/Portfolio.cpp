@@ -84,8 +84,11 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
   using OrderFn = std::vector<size_t> (*)(const BufferProblem &);
   // Cheapest and most often best first: the deadline may cut the list.
   const std::pair<OrderFn, Fit> strategies[] = {
-      {orderBySize, Fit::Lowest},      {orderByPeakFirst, Fit::Lowest},
-      {orderByBreadth, Fit::Tightest}, {orderBySize, Fit::Tightest},
+      {orderBySize, Fit::Lowest},
+      {orderByPeakFirst, Fit::Lowest},
+      {orderBySizeWeightedByLifetime, Fit::Lowest},
+      {orderByBreadth, Fit::Tightest},
+      {orderBySize, Fit::Tightest},
       {orderByArea, Fit::Lowest},      {orderBySizeClass, Fit::Lowest},
       {orderByLifetime, Fit::Lowest},
   };
@@ -191,9 +194,10 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
       if (done())
         return tried[best].offsets;
     }
-    if (s == 1) {
+    if (s == 2) {
       // The slower passes can wait: iterated greedy from the most promising
-      // of the fast ones first (pangu: optimal from peak-first).
+      // of the fast ones first (pangu: optimal from peak-first; random 100k
+      // buffers: from size weighted by lifetime).
       std::vector<size_t> ranked = rankStarts();
       iterated.assign(tried.size(), 0);
       iterated[ranked.front()] = 1;

@@ -50,6 +50,9 @@ std::optional<Offsets> placeInOrder(const BufferProblem &problem,
 
 /// Largest padded size first; earlier start, then input order, on ties.
 std::vector<size_t> orderBySize(const BufferProblem &problem);
+/// Largest size x lifetime^0.2 first: size order, with long-lived buffers
+/// moved ahead of slightly larger short-lived ones.
+std::vector<size_t> orderBySizeWeightedByLifetime(const BufferProblem &problem);
 /// Largest size x lifetime ("area") first.
 std::vector<size_t> orderByArea(const BufferProblem &problem);
 /// Longest lifetime first, larger size on ties.

@@ -260,6 +260,29 @@ TEST_CASE("interleaved searches resume where they stopped", "[exact]") {
   }
 }
 
+TEST_CASE("size weighted by lifetime: long-lived buffers ahead of slightly "
+          "larger short-lived ones, size order otherwise",
+          "[solve]") {
+  BufferProblem problem;
+  // Keys (size x lifetime^0.2): medium 4000 x 3^0.2 = 4983, the two
+  // 1000-step buffers of 1100 bytes 4379 each (earlier start first), long
+  // 3981, short 1200 x 1: the one-step buffer drops behind the long one,
+  // which greedy-by-size places last.
+  problem.buffers = {{"short", 0, 1, 1200},
+                     {"long", 0, 1000, 1000},
+                     {"medium", 0, 3, 4000},
+                     {"same-life-larger", 5, 1005, 1100},
+                     {"same-life-later", 6, 1006, 1100}};
+  std::vector<size_t> order = orderBySizeWeightedByLifetime(problem);
+  CHECK(order == std::vector<size_t>{2, 3, 4, 1, 0});
+  CHECK(orderBySize(problem) == std::vector<size_t>{2, 0, 3, 4, 1});
+  // Whatever the order, the pass packs validly.
+  Plan plan;
+  plan.offsets = placeInOrder(problem, order, Fit::Lowest);
+  plan.heap = heapOf(problem, plan.offsets);
+  CHECK_FALSE(verifyPlan(problem, plan));
+}
+
 TEST_CASE("greedy passes give up at their deadline", "[solve]") {
   BufferProblem problem;
   for (int i = 0; i < 2000; ++i)
