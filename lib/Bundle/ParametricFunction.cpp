@@ -445,6 +445,9 @@ planParametricFunction(const PlanJob &job,
     instance.heap = plan.heapAt(s);
     instance.lowerBound =
         borrowingLowerBound(functionBuffers.problem, functionBuffers.bins);
+    // The bound is sound for any plan of these buffers, so reaching it is
+    // a proof, whichever way the offsets were made.
+    instance.optimal = instance.heap <= instance.lowerBound;
     instance.algorithm = "parametric";
     FunctionPlanOptions instanceOptions = options;
     instanceOptions.chunk = s;
