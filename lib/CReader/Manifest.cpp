@@ -11,6 +11,7 @@
 
 #include "coreai-plan/Manifest/plan_manifest_generated.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -57,6 +58,69 @@ bool checkBuffers(const flatbuffers::Vector<
         b->region_index() < 0 ||
         (placed && b->region() == coreai::fb::Region::Heap))
       return false;
+  return true;
+}
+
+/// The plan itself, as the C++ reader checks it (verifyBorrowedPlan): every
+/// heap buffer within the heap, every borrowed one within a lent output's
+/// bytes and gone before the output is written, and in each region no two
+/// buffers live at the same time sharing a byte. A runtime that binds the
+/// offsets trusts exactly this.
+bool checkPlan(const coreai::fb::Entry *entry) {
+  const auto *buffers = entry->buffers();
+  if (!buffers)
+    return true;
+  auto lentOutput = [&](int64_t output) -> const coreai::fb::BorrowedOutput * {
+    if (const auto *outputs = entry->borrowed_outputs())
+      for (const coreai::fb::BorrowedOutput *o : *outputs)
+        if (o->output() == output)
+          return o;
+    return nullptr;
+  };
+  // Region key: -1 the heap, k output k.
+  std::vector<std::pair<int64_t, uint32_t>> byRegion;
+  for (uint32_t i = 0; i < buffers->size(); ++i) {
+    const coreai::fb::Buffer *b = buffers->Get(i);
+    int64_t end;
+    if (b->start() > b->end() ||
+        __builtin_add_overflow(b->offset(), b->size(), &end))
+      return false;
+    if (b->region() == coreai::fb::Region::Heap) {
+      if (end > entry->heap())
+        return false;
+      byRegion.push_back({-1, i});
+    } else if (b->region() == coreai::fb::Region::Output) {
+      const coreai::fb::BorrowedOutput *o = lentOutput(b->region_index());
+      if (!o || end > o->size() || b->end() > o->available_until())
+        return false;
+      byRegion.push_back({b->region_index(), i});
+    } else {
+      return false; // state placement is for `placed` values only
+    }
+  }
+  auto startOf = [&](uint32_t i) { return buffers->Get(i)->start(); };
+  std::sort(byRegion.begin(), byRegion.end(), [&](auto a, auto b) {
+    return a.first != b.first ? a.first < b.first
+                              : startOf(a.second) < startOf(b.second);
+  });
+  std::vector<const coreai::fb::Buffer *> live;
+  for (size_t k = 0; k < byRegion.size(); ++k) {
+    if (k > 0 && byRegion[k].first != byRegion[k - 1].first)
+      live.clear();
+    const coreai::fb::Buffer *b = buffers->Get(byRegion[k].second);
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [&](const coreai::fb::Buffer *o) {
+                                return o->end() <= b->start();
+                              }),
+               live.end());
+    if (b->size() == 0 || b->start() == b->end())
+      continue;
+    for (const coreai::fb::Buffer *o : live)
+      if (b->offset() < o->offset() + o->size() &&
+          o->offset() < b->offset() + b->size())
+        return false;
+    live.push_back(b);
+  }
   return true;
 }
 
@@ -301,11 +365,17 @@ capm_status capm_open_bytes(const void *data, size_t size, const char *source,
   if (status == CAPM_OK) {
     m->root = coreai::fb::GetSizePrefixedManifest(bytes);
     if (const auto *entries = m->root->entries())
-      for (const coreai::fb::Entry *entry : *entries)
+      for (const coreai::fb::Entry *entry : *entries) {
         if (!checkBuffers(entry->buffers(), false) ||
             !checkBuffers(entry->placed(), true))
           status = corrupt("a buffer with an unknown region or a negative "
                            "offset or size");
+        else if (!checkPlan(entry))
+          status = corrupt("two buffers live at the same time share bytes, "
+                           "or a buffer lies outside its heap or output");
+        if (status != CAPM_OK)
+          break;
+      }
     if (const auto *pieces = m->root->parametric())
       for (const coreai::fb::Parametric *p : *pieces)
         if (status == CAPM_OK && !checkParametric(p))
