@@ -434,15 +434,24 @@ Planner::planParametric(const PlanJob &job) {
         std::max(current->plannedHeap, maxHeapOf(parametric.plan));
     result.parametric.push_back(std::move(parametric));
   }
-  for (auto &[entry, function] : planned->instances) {
-    ManifestEntry instance;
-    instance.planned = std::move(entry);
-    instance.plannedFunction = function;
-    instance.input = current->manifestInput;
-    instance.plannedFile = plannedModelName(current->path);
-    ++current->plannedCount;
-    result.entries.push_back(std::move(instance));
-  }
+  for (auto &[entry, function] : planned->instances)
+    record(std::move(entry), function);
+  return finished(started);
+}
+
+void Planner::record(PlannedEntry entry, std::string plannedFunction) {
+  ManifestEntry planned;
+  current->plannedHeap = std::max(current->plannedHeap, entry.plan.heap);
+  planned.planned = std::move(entry);
+  planned.plannedFunction = std::move(plannedFunction);
+  planned.input = current->manifestInput;
+  planned.plannedFile = plannedModelName(current->path);
+  ++current->plannedCount;
+  result.entries.push_back(std::move(planned));
+}
+
+const ManifestEntry *
+Planner::finished(std::chrono::steady_clock::time_point started) const {
   if (observer)
     observer->planned(result.entries.back(),
                       std::chrono::duration<double>(
@@ -495,21 +504,8 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
     return bundleError(PlanFailure::Internal,
                        "plan of @" + job.plannedName +
                            " failed verification: " + *violation);
-  ManifestEntry planned;
-  planned.planned = std::move(*entry);
-  planned.plannedFunction = job.plannedName;
-  planned.input = current->manifestInput;
-  planned.plannedFile = plannedModelName(current->path);
-  current->plannedHeap =
-      std::max(current->plannedHeap, planned.planned.plan.heap);
-  ++current->plannedCount;
-  result.entries.push_back(std::move(planned));
-  if (observer)
-    observer->planned(result.entries.back(),
-                      std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - started)
-                          .count());
-  return &result.entries.back();
+  record(std::move(*entry), job.plannedName);
+  return finished(started);
 }
 
 llvm::Expected<std::string> Planner::plannedModuleText() {

@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <memory>
 #include <set>
 #include <string>
@@ -136,6 +137,11 @@ public:
 
 private:
   llvm::Expected<const ManifestEntry *> planParametric(const PlanJob &job);
+  /// Adds a verified entry planned into the current input's module.
+  void record(PlannedEntry entry, std::string plannedFunction);
+  /// Tells the observer the last entry is done; returns it.
+  const ManifestEntry *
+  finished(std::chrono::steady_clock::time_point started) const;
   struct Current;
   const PlanRequest &request;
   PlanObserver *observer;
