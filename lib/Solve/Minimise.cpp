@@ -82,7 +82,14 @@ scheduleProbes(int64_t heap, int64_t low, int64_t grain,
   ProbeScheduleResult result{heap, std::min(low, heap), 0};
   int64_t window = std::max<int64_t>(1, options.window);
   int64_t jumpSteps = 2 * window, failedJump = -1;
-  std::map<int64_t, std::unique_ptr<CapacityProbe>> probes;
+  struct Entry {
+    std::unique_ptr<CapacityProbe> probe;
+    /// Where the probe's turns started: the least pass of the others when
+    /// it was made, so that a newcomer takes its turns among them instead
+    /// of catching up on every node they searched before it existed.
+    double startPass = 0;
+  };
+  std::map<int64_t, Entry> probes;
   while (result.low < result.heap && result.nodes < options.nodeLimit &&
          Clock::now() < options.deadline) {
     // The capacities searched now: `below(i)` is i grid steps below the
@@ -102,33 +109,42 @@ scheduleProbes(int64_t heap, int64_t low, int64_t grain,
     for (auto it = probes.begin(); it != probes.end();)
       it = llvm::is_contained(wanted, it->first) ? std::next(it)
                                                  : probes.erase(it);
+    // A probe's pass: its nodes per weight since it started.
+    auto pass = [&](int64_t capacity, const Entry &entry) {
+      double weight = capacity == result.low
+                          ? options.floorWeight
+                          : double(std::min(options.weightCap,
+                                            (top - capacity) / grain + 1));
+      return entry.startPass + double(entry.probe->nodes()) / weight;
+    };
+    std::optional<double> leastPass;
+    for (auto &[capacity, entry] : probes)
+      if (capacity != jump)
+        leastPass = std::min(leastPass.value_or(pass(capacity, entry)),
+                             pass(capacity, entry));
     for (int64_t capacity : wanted)
       if (!probes.count(capacity))
-        probes.emplace(capacity, makeProbe(capacity));
+        probes.emplace(capacity,
+                       Entry{makeProbe(capacity), leastPass.value_or(0)});
 
-    // The jump while it is cheap; otherwise the probe with the fewest nodes
-    // for its weight, the lowest capacity on ties.
+    // The jump while it is cheap; otherwise the probe with the least pass,
+    // the lowest capacity on ties.
     int64_t next = -1;
-    if (jump > 0 && probes[jump]->nodes() < options.jumpBudget) {
+    if (jump > 0 && probes[jump].probe->nodes() < options.jumpBudget) {
       next = jump;
     } else {
       double least = 0;
-      for (auto &[capacity, probe] : probes) {
+      for (auto &[capacity, entry] : probes) {
         if (capacity == jump)
           continue;
-        double weight =
-            capacity == result.low
-                ? options.floorWeight
-                : double(std::min(options.weightCap,
-                                  (top - capacity) / grain + 1));
-        double load = double(probe->nodes()) / weight;
+        double load = pass(capacity, entry);
         if (next < 0 || load < least) {
           next = capacity;
           least = load;
         }
       }
     }
-    CapacityProbe &probe = *probes[next];
+    CapacityProbe &probe = *probes[next].probe;
     int64_t before = probe.nodes();
     bool running = probe.step();
     result.nodes += probe.nodes() - before;
