@@ -135,6 +135,20 @@ TEST_CASE("the floor gets its share while the window stalls",
   CHECK(run.result.nodes < 60'000);
 }
 
+TEST_CASE("the floor keeps its share while the heap keeps improving",
+          "[minimise][probes]") {
+  // Challenging B: the window keeps packing (each capacity after 3000
+  // nodes) but the optimum is the bound, 5000 steps below, after 20000
+  // nodes. New window probes join at the others' pass; were they to catch
+  // up from zero, the floor would wait behind every one of them.
+  World world;
+  world.optimum = 1'000;
+  world.cost = [](int64_t c) { return c == 1'000 ? 20'000 : 3'000; };
+  Run run = schedule(world, 6'000, 1'000, 1, 300'000, /*jumpBudget=*/0);
+  CHECK(run.result.heap == 1'000);
+  CHECK(run.result.nodes < 300'000);
+}
+
 TEST_CASE("window probes get nodes by their depth below the heap",
           "[minimise][probes]") {
   // Nothing settles: the nodes spread by weight, 1, 2, 3, 4, 4, 4 for the
