@@ -25,18 +25,21 @@
 // - the *floor* at `low`: the only way to prove optimality, and where tight
 //   instances find their optimum; it has the weight of a mid-window probe.
 // - a *jump* far below the heap (2W steps at first), stepped first but
-//   given up after a few dives' nodes: far from the optimum capacities pack
-//   in one dive and the heap walks down in doubling jumps instead of one
-//   window at a time; a jump that fails halves the distance, down to 2W.
+//   given up after one dive per preordering: far from the optimum
+//   capacities pack in one dive and the heap walks down in doubling jumps
+//   instead of one window at a time; a jump that fails halves the distance,
+//   down to 2W.
 //
 // What a probe learns is shared through the range [low, heap): a packing
 // lowers `heap`, an exhausted probe raises `low`; probes that leave the
-// window are dropped, those still in it keep their progress, new ones start
-// fresh and, having had the fewest nodes, are tried first (cheap capacities
-// are found at once). Every heap is a multiple of the gcd of the sizes (and
-// alignments above 1), so capacities are taken on that grid. Node counts
-// decide every turn, so the probes depend only on the input; the deadline is
-// a safety cap.
+// window are dropped, those still in it keep their progress. A new probe
+// starts at the least pass (nodes per weight) of the others: it is tried at
+// once (a cheap capacity is found in a dive) without first catching up on
+// all the nodes the others searched, which after every improvement would
+// starve the floor (B: twice the nodes to its optimum). Every heap is a
+// multiple of the gcd of the sizes (and alignments above 1), so capacities
+// are taken on that grid. Node counts decide every turn, so the probes
+// depend only on the input; the deadline is a safety cap.
 //
 //===----------------------------------------------------------------------===//
 #include "Solvers.h"
@@ -194,8 +197,9 @@ MinimiseResult minimiseHeap(const BufferProblem &problem, Offsets start,
   schedule.window = std::clamp<int64_t>(
       maxExactOverlaps / std::max<int64_t>(1, countTimeOverlaps(problem)), 1,
       schedule.window);
-  // A few dives: a dive places each buffer once.
-  schedule.jumpBudget = 8 * int64_t(problem.buffers.size()) + 64;
+  // The search's first three restarts, one per preordering (2n + 16 nodes
+  // each): far above the optimum a capacity packs in one dive.
+  schedule.jumpBudget = 6 * int64_t(problem.buffers.size()) + 48;
   ExactOptions exact;
   exact.deadline = options.deadline;
   ProbeScheduleResult outcome = scheduleProbes(
