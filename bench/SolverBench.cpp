@@ -1,7 +1,7 @@
 //===- SolverBench.cpp - Heap and time of every solver --------------------===//
 //
 //   coreai-plan-bench [--time-limit-ms T] [--capacity C] [--algorithm A]
-//                     [--random N]... [--trace] FILE.csv...
+//                     [--node-limit N] [--random N]... [--trace] FILE.csv...
 //
 // Prints one markdown row per instance: buffers, lower bound, and for each
 // algorithm the heap, its gap to the lower bound and the time taken. With
@@ -9,6 +9,9 @@
 // whether one was found. --random N adds a seeded random instance of N
 // buffers (same seed, same instance, on every machine). --trace prints each
 // improvement of the heap or the proven lower bound to stderr as it happens.
+// --node-limit N caps the nodes of `best`'s minimising search, so that its
+// result does not depend on the machine's speed (the time limit should then
+// be generous).
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
@@ -21,6 +24,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -54,7 +58,8 @@ struct Instance {
 };
 
 void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
-            int64_t capacity, int64_t timeLimitMs, bool trace) {
+            int64_t capacity, int64_t timeLimitMs, int64_t nodeLimit,
+            bool trace) {
   BufferProblem problem = instance.problem;
   problem.capacity = capacity;
   llvm::outs() << llvm::formatv("| {0} | {1} | {2} |", instance.name,
@@ -64,6 +69,7 @@ void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
     SolveOptions options;
     options.algorithm = algorithm;
     options.timeLimitMs = timeLimitMs;
+    options.minimiseNodeLimit = nodeLimit;
     if (trace)
       options.onImprovement = [&](int64_t heap, int64_t bound) {
         llvm::errs() << llvm::formatv(
@@ -99,7 +105,8 @@ void runRow(const Instance &instance, const std::vector<Algorithm> &algorithms,
 } // namespace
 
 int main(int argc, char **argv) {
-  int64_t timeLimitMs = 1000, capacity = 0;
+  int64_t timeLimitMs = 1000, capacity = 0,
+          nodeLimit = std::numeric_limits<int64_t>::max();
   bool trace = false;
   std::vector<Algorithm> algorithms;
   std::vector<Instance> instances;
@@ -116,6 +123,8 @@ int main(int argc, char **argv) {
       trace = true;
     } else if (arg == "--time-limit-ms") {
       timeLimitMs = std::atoll(next().str().c_str());
+    } else if (arg == "--node-limit") {
+      nodeLimit = std::atoll(next().str().c_str());
     } else if (arg == "--capacity") {
       capacity = std::atoll(next().str().c_str());
     } else if (arg == "--algorithm") {
@@ -154,6 +163,6 @@ int main(int argc, char **argv) {
     llvm::outs() << "---:|---:|";
   llvm::outs() << "\n";
   for (const Instance &instance : instances)
-    runRow(instance, algorithms, capacity, timeLimitMs, trace);
+    runRow(instance, algorithms, capacity, timeLimitMs, nodeLimit, trace);
   return 0;
 }

@@ -142,6 +142,7 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
   }
   MinimiseOptions options;
   options.deadline = deadline;
+  options.nodeLimit = solveOptions.minimiseNodeLimit;
   options.onProgress = [&](int64_t heap, int64_t low) {
     outcome.provenLowerBound = low;
     if (solveOptions.onImprovement)

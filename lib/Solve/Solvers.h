@@ -11,6 +11,7 @@
 #include "coreai-plan/Problem.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <algorithm>
 #include <chrono>
@@ -143,12 +144,62 @@ ExactResult searchWithinCapacity(const BufferProblem &problem,
 
 //===- Minimise (Minimise.cpp) --------------------------------------------===//
 
+/// One resumable search for a packing within a capacity, as the minimising
+/// schedule sees it: an ExactSearch, or a stand-in in tests.
+class CapacityProbe {
+public:
+  virtual ~CapacityProbe() = default;
+  /// Runs one more restart; false once the probe has settled (a packing
+  /// found, the capacity proven infeasible, or out of time).
+  virtual bool step() = 0;
+  /// Nodes searched so far.
+  virtual int64_t nodes() const = 0;
+  /// Once settled: the heap of the packing found, if one was.
+  virtual std::optional<int64_t> foundHeap() const = 0;
+  /// Once settled: no packing within the capacity exists.
+  virtual bool exhausted() const = 0;
+};
+
+/// The knobs of the schedule (docs/SOLVERS.md, *Minimising*).
+struct ProbeScheduleOptions {
+  Clock::time_point deadline = Clock::time_point::max();
+  /// A deterministic budget: the nodes of every probe together (the last
+  /// restart may overrun it).
+  int64_t nodeLimit = std::numeric_limits<int64_t>::max();
+  /// How many capacities just below the heap are searched at once.
+  int64_t window = 6;
+  /// A window probe i grid steps below the heap weighs min(i, weightCap);
+  /// the floor weighs floorWeight; nodes go to the least loaded by weight.
+  int64_t weightCap = 4;
+  double floorWeight = 3;
+  /// Nodes a jump far below the heap may cost before it is given up;
+  /// 0: no jumps.
+  int64_t jumpBudget = 0;
+};
+
+struct ProbeScheduleResult {
+  int64_t heap = 0;
+  /// No packing below it exists.
+  int64_t low = 0;
+  int64_t nodes = 0;
+};
+
+/// Narrows [low, heap) by probes on the grid of multiples of `grain` (heap
+/// and low are heaps the probes can find, or multiples of it): `makeProbe`
+/// makes a probe at a capacity; `onProgress` hears of every packing found
+/// (with its probe) and every raised `low` (with nullptr).
+ProbeScheduleResult scheduleProbes(
+    int64_t heap, int64_t low, int64_t grain,
+    const ProbeScheduleOptions &options,
+    llvm::function_ref<std::unique_ptr<CapacityProbe>(int64_t capacity)>
+        makeProbe,
+    llvm::function_ref<void(CapacityProbe *found, int64_t heap, int64_t low)>
+        onProgress);
+
 struct MinimiseOptions {
   Clock::time_point deadline;
   /// A deterministic budget: the nodes of every probe together.
   int64_t nodeLimit = std::numeric_limits<int64_t>::max();
-  /// How many capacities the sweep keeps searching at once.
-  int64_t sweepProbes = 6;
   /// Called with the best heap and the proven lower bound whenever either
   /// moves. May be empty.
   std::function<void(int64_t heap, int64_t low)> onProgress;
@@ -161,6 +212,8 @@ struct MinimiseResult {
   /// probe the search exhausted.
   int64_t low = 0;
   bool optimal = false;
+  /// Nodes the probes searched.
+  int64_t nodes = 0;
 };
 
 /// Improves `start` by exact probes at capacities between the lower bound
