@@ -45,6 +45,10 @@ def graphs(shared):
         if os.path.isdir(path):
             found += [os.path.join(path, n) for n in sorted(os.listdir(path))
                       if ".dyn." in n and n.endswith(".mlir")]
+    exports = os.path.join(shared, "exports")
+    if os.path.isdir(exports):
+        found += [os.path.join(exports, n) for n in sorted(os.listdir(exports))
+                  if ".dyn." in n and n.endswith(".pt2")]
     for name in ("crossover.mlir", "shrinking-bins.mlir"):
         found.append(os.path.join(ROOT, "test", "lit", "parametric", "Inputs",
                                   name))
@@ -110,7 +114,8 @@ def main():
         "crossover.mlir (sizes that cross over at S=32) and "
         "shrinking-bins.mlir (scratch buffers an output of 128*S bytes can "
         "hold only from some S on) are hand-written test graphs "
-        "(test/lit/parametric/Inputs).",
+        "(test/lit/parametric/Inputs); the `.pt2` rows are the dynamic tiny "
+        "Llama as torch.export archives, planned straight from the archive.",
         "",
         "| graph | S | parametric | alone | above | parametric, no "
         "borrowing | alone, no borrowing | above |",
@@ -126,9 +131,10 @@ def main():
         "parametric plan (its expressions and the instance at S=64) against "
         "the four per-S plans 1,16,32,64. `pieces`: the ranges with a plan "
         "of their own (cut where a borrowed buffer stops fitting its output, "
-        "or where one plan is more than 2 % above both the lower bound and "
-        "a plan solved for that S alone in the piece's op order; each piece "
-        "has the op order best at its top); `terms`: "
+        "or where one plan is more than 2 % above the plan for that S alone "
+        "in its own op order, or above both the lower bound and a plan "
+        "solved for that S alone in the piece's op order; each piece has "
+        "the op order best at its top); `terms`: "
         "max terms over every offset and the heap; `time`: the whole `plan "
         "--chunks 1..64` run (verifier and replay at all 64 S).",
         "",

@@ -36,11 +36,10 @@ struct ParametricFunction {
 /// where a borrowed buffer outgrows its output, or where the heap is more
 /// than kPieceTolerancePercent above both the lower bound and a plan
 /// solved for that S alone; the part below gets its own plan (referenced
-/// at its own top, in the op order best there), at most kMaxPieces pieces
+/// at its own top, in the op order best there), at most job.maxPieces pieces
 /// (the last one moves to the heap what outgrows its output). Errors are
 /// BundleErrors.
 constexpr int64_t kPieceTolerancePercent = 2;
-constexpr size_t kMaxPieces = 4;
 
 llvm::Expected<ParametricFunction>
 planParametricFunction(const PlanJob &job, const FunctionPlanOptions &options,

@@ -264,6 +264,7 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
                             s, job.lo, job.hi)
                   .str());
       job.instances = request.instances;
+      job.maxPieces = request.maxPieces;
       if (job.instances.empty())
         job.instances.push_back(job.hi);
       jobs.push_back(std::move(job));

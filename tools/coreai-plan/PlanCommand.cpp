@@ -55,6 +55,11 @@ cl::opt<std::string> instancesOption(
              "written as a planned function and a manifest entry (default: "
              "B)"),
     cl::value_desc("S,S,..."), cl::sub(planCommand));
+cl::opt<unsigned> maxPiecesOption(
+    "max-pieces",
+    cl::desc("With --chunks A..B: cut the range into at most N pieces, each "
+             "with a plan of its own (default 8)"),
+    cl::value_desc("N"), cl::init(kDefaultMaxPieces), cl::sub(planCommand));
 cl::opt<std::string>
     svgOption("svg", cl::ValueOptional,
               cl::desc("Also draw each entry's heap at each S: "
@@ -305,6 +310,11 @@ int runPlan() {
       return fail(InputError, instances.takeError());
     request->instances = std::move(*instances);
   }
+  if (maxPiecesOption.getNumOccurrences() && !parametric)
+    return fail(InputError, "--max-pieces needs a range --chunks A..B");
+  if (maxPiecesOption < 1)
+    return fail(InputError, "--max-pieces must be at least 1");
+  request->maxPieces = maxPiecesOption;
   if (reporting.quiet && reporting.json)
     return fail(InputError, "--quiet and --json exclude each other");
   // `--svg DIR` (with a space) makes DIR an input: its value needs '='.

@@ -59,6 +59,10 @@ struct Bindings {
   SymbolBindings fixed;
 };
 
+/// The most pieces a parametric range is cut into unless asked otherwise:
+/// each piece has its own expressions and op order in the manifest.
+constexpr size_t kDefaultMaxPieces = 8;
+
 /// Everything the planner needs, checked before any graph is read.
 struct PlanRequest {
   std::vector<std::string> inputs;
@@ -78,6 +82,8 @@ struct PlanRequest {
   /// With `parametric`: the S at which the plan is also written out as a
   /// planned function and a manifest entry (empty: the range's top).
   std::vector<int64_t> instances;
+  /// With `parametric`: the most pieces one range is cut into.
+  size_t maxPieces = kDefaultMaxPieces;
 };
 
 /// One function to plan at one S, with the bindings that make it static.
@@ -94,6 +100,7 @@ struct PlanJob {
   int64_t lo = 0, hi = 0;
   std::string chunkSymbol;
   std::vector<int64_t> instances;
+  size_t maxPieces = kDefaultMaxPieces;
 };
 
 /// Told what the planner does, e.g. to show progress on a terminal.
