@@ -140,11 +140,21 @@ std::vector<size_t> orderBySizeWeightedByLifetime(const BufferProblem &problem) 
   // the busy moments of their life. A weak lifetime weight moves them
   // earlier without giving up size order (random 100k buffers: 4.45 % →
   // 4.00 % above the bound; exponents 0.1–0.3 tried, 0.2 best there).
-  return orderByDescending(problem, [](const Buffer &b) {
-    return std::make_pair((long double)paddedSize(b) *
-                              std::pow((long double)lifetime(b), 0.2L),
-                          -b.start);
+  // The keys are computed once: a power per comparison took a tenth of
+  // the pass.
+  std::vector<long double> weight(problem.buffers.size());
+  for (size_t i = 0; i < weight.size(); ++i) {
+    const Buffer &b = problem.buffers[i];
+    weight[i] = (long double)paddedSize(b) *
+                std::pow((long double)lifetime(b), 0.2L);
+  }
+  std::vector<size_t> order(problem.buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_pair(weight[b], -problem.buffers[b].start) <
+           std::make_pair(weight[a], -problem.buffers[a].start);
   });
+  return order;
 }
 
 std::vector<size_t> orderBySizeClass(const BufferProblem &problem) {

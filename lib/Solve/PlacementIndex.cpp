@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace coreai::solvers {
 
 void AddressUnion::add(int64_t begin, int64_t end) {
@@ -29,16 +31,6 @@ void AddressUnion::add(int64_t begin, int64_t end) {
   ranges.erase(first + 1, last);
 }
 
-const std::pair<int64_t, int64_t> *
-AddressUnion::firstEndingAfter(int64_t address) const {
-  auto it = std::upper_bound(
-      ranges.begin(), ranges.end(), address,
-      [](int64_t a, const std::pair<int64_t, int64_t> &r) {
-        return a < r.second;
-      });
-  return it == ranges.end() ? nullptr : &*it;
-}
-
 PlacementIndex::PlacementIndex(const BufferProblem &problem)
     : problem(problem) {
   TimeAxis axis(problem);
@@ -46,44 +38,100 @@ PlacementIndex::PlacementIndex(const BufferProblem &problem)
   segments.reserve(problem.buffers.size());
   for (const Buffer &b : problem.buffers)
     segments.emplace_back(axis.indexOf(b.start), axis.indexOf(b.end));
-  own.resize(4 * size_t(numSegments));
-  sub.resize(4 * size_t(numSegments));
+  numBuckets = (numSegments + bucketWidth - 1) / bucketWidth;
+  nodes.resize(4 * size_t(numBuckets));
+  partials.resize(numBuckets);
+  reads.assign(nodes.size(), 0);
+  for (auto [begin, end] : segments)
+    if (begin < end)
+      markReads(1, 0, numBuckets, begin, end);
+}
+
+// The tree is over buckets; a node [nodeBegin, nodeEnd) of buckets covers
+// segments [nodeBegin * bucketWidth, nodeEnd * bucketWidth), and a range of
+// segments [begin, end) covers it when it contains all of those.
+static bool covers(int begin, int end, int nodeBegin, int nodeEnd, int width) {
+  return begin <= nodeBegin * width && nodeEnd * width <= end;
+}
+
+void PlacementIndex::markReads(int node, int nodeBegin, int nodeEnd, int begin,
+                               int end) {
+  if (covers(begin, end, nodeBegin, nodeEnd, bucketWidth)) {
+    reads[node] |= readsSub;
+    return;
+  }
+  reads[node] |= readsOwn;
+  if (nodeEnd - nodeBegin == 1)
+    return;
+  int mid = (nodeBegin + nodeEnd) / 2;
+  if (begin < mid * bucketWidth)
+    markReads(2 * node, nodeBegin, mid, begin, end);
+  if (mid * bucketWidth < end)
+    markReads(2 * node + 1, mid, nodeEnd, begin, end);
 }
 
 void PlacementIndex::collect(int node, int nodeBegin, int nodeEnd, int begin,
-                             int end, Sets &sets) const {
-  if (begin <= nodeBegin && nodeEnd <= end) {
-    if (!sub[node].empty())
-      sets.push_back(&sub[node]);
+                             int end, Query &query) const {
+  if (covers(begin, end, nodeBegin, nodeEnd, bucketWidth)) {
+    if (!nodes[node].sub.empty())
+      query.sets.push_back(nodes[node].sub.runs());
     return;
   }
   // Buffers covering this whole node are live somewhere in [begin, end).
-  if (!own[node].empty())
-    sets.push_back(&own[node]);
+  if (!nodes[node].own.empty())
+    query.sets.push_back(nodes[node].own.runs());
+  if (nodeEnd - nodeBegin == 1) {
+    // A bucket the query lives in only partly: of the buffers living in
+    // part of it, those that meet the query, as one merged set.
+    auto &runs = query.bucketRuns[query.buckets++];
+    runs.clear();
+    for (const Partial &p : partials[nodeBegin])
+      if (p.begin < end && begin < p.end)
+        runs.emplace_back(p.offset, p.top);
+    if (runs.empty())
+      return;
+    llvm::sort(runs);
+    size_t merged = 0;
+    for (size_t k = 1; k < runs.size(); ++k) {
+      if (runs[k].first <= runs[merged].second)
+        runs[merged].second = std::max(runs[merged].second, runs[k].second);
+      else
+        runs[++merged] = runs[k];
+    }
+    runs.resize(merged + 1);
+    query.sets.push_back(runs);
+    return;
+  }
   int mid = (nodeBegin + nodeEnd) / 2;
-  if (begin < mid)
-    collect(2 * node, nodeBegin, mid, begin, end, sets);
-  if (mid < end)
-    collect(2 * node + 1, mid, nodeEnd, begin, end, sets);
+  if (begin < mid * bucketWidth)
+    collect(2 * node, nodeBegin, mid, begin, end, query);
+  if (mid * bucketWidth < end)
+    collect(2 * node + 1, mid, nodeEnd, begin, end, query);
 }
 
-void PlacementIndex::collect(size_t buffer, Sets &sets) const {
+void PlacementIndex::collect(size_t buffer, Query &query) const {
   auto [begin, end] = segments[buffer];
   if (begin < end)
-    collect(1, 0, numSegments, begin, end, sets);
+    collect(1, 0, numBuckets, begin, end, query);
 }
 
 void PlacementIndex::insert(int node, int nodeBegin, int nodeEnd, int begin,
                             int end, int64_t offset, int64_t top) {
-  sub[node].add(offset, top);
-  if (begin <= nodeBegin && nodeEnd <= end) {
-    own[node].add(offset, top);
+  if (reads[node] & readsSub)
+    nodes[node].sub.add(offset, top);
+  if (covers(begin, end, nodeBegin, nodeEnd, bucketWidth)) {
+    if (reads[node] & readsOwn)
+      nodes[node].own.add(offset, top);
+    return;
+  }
+  if (nodeEnd - nodeBegin == 1) {
+    partials[nodeBegin].push_back({begin, end, offset, top});
     return;
   }
   int mid = (nodeBegin + nodeEnd) / 2;
-  if (begin < mid)
+  if (begin < mid * bucketWidth)
     insert(2 * node, nodeBegin, mid, begin, end, offset, top);
-  if (mid < end)
+  if (mid * bucketWidth < end)
     insert(2 * node + 1, mid, nodeEnd, begin, end, offset, top);
 }
 
@@ -91,52 +139,101 @@ void PlacementIndex::place(size_t buffer, int64_t offset) {
   auto [begin, end] = segments[buffer];
   const Buffer &b = problem.buffers[buffer];
   if (begin < end && b.size > 0)
-    insert(1, 0, numSegments, begin, end, offset, offset + b.size);
+    insert(1, 0, numBuckets, begin, end, offset, offset + b.size);
 }
 
-int64_t PlacementIndex::lowestFit(const Sets &sets, int64_t from,
-                                  int64_t size, int64_t alignment) {
-  int64_t offset = alignTo(from, alignment);
-  if (size == 0)
-    return offset;
-  // Round-robin over the sets until a full round finds no collision; every
-  // jump skips addresses that provably collide, so the result is the lowest.
-  size_t clean = 0, i = 0;
-  while (clean < sets.size()) {
-    const auto *run = sets[i]->firstEndingAfter(offset);
-    if (run && run->first < offset + size) {
-      offset = alignTo(run->second, alignment);
-      clean = 0;
-      continue;
-    }
-    ++clean;
-    i = (i + 1) % sets.size();
-  }
-  return offset;
+namespace {
+
+int64_t alignUp(int64_t offset, int64_t alignment) {
+  // Offsets here are non-negative and alignments powers of two.
+  return (offset + alignment - 1) & ~(alignment - 1);
 }
+
+/// One query's walk over the sets' runs. Within a query the offset only
+/// grows, so each set keeps a cursor at its first run ending after the
+/// offset and moves it forward instead of searching the whole set again at
+/// every check (a placement checks each set about five times).
+class RunCursors {
+public:
+  using Run = std::pair<int64_t, int64_t>;
+  explicit RunCursors(llvm::ArrayRef<llvm::ArrayRef<AddressRun>> sets) {
+    for (llvm::ArrayRef<AddressRun> set : sets)
+      cursors.push_back({set.data(), set.data() + set.size()});
+  }
+
+  /// The first run of set `i` ending after `offset` (nullptr if none), for
+  /// offsets no lower than any asked before.
+  const Run *firstEndingAfter(size_t i, int64_t offset) {
+    Cursor &c = cursors[i];
+    // A few steps usually reach it; a long skip is searched.
+    for (int step = 0; step < 4; ++step) {
+      if (c.at == c.end || c.at->second > offset)
+        return c.at == c.end ? nullptr : c.at;
+      ++c.at;
+    }
+    c.at = std::upper_bound(c.at, c.end, offset,
+                            [](int64_t a, const Run &r) { return a < r.second; });
+    return c.at == c.end ? nullptr : c.at;
+  }
+
+  /// The lowest offset >= `from` (and >= every offset asked before),
+  /// aligned, where [offset, offset + size) meets no run of any set.
+  int64_t lowestFit(int64_t from, int64_t size, int64_t alignment) {
+    int64_t offset = alignUp(from, alignment);
+    if (size == 0 || cursors.empty())
+      return offset;
+    // Round-robin over the sets until a full round finds no collision; every
+    // jump skips addresses that provably collide, so the result is the
+    // lowest.
+    size_t clean = 0, i = 0, n = cursors.size();
+    while (clean < n) {
+      const Run *run = firstEndingAfter(i, offset);
+      if (run && run->first < offset + size) {
+        offset = alignUp(run->second, alignment);
+        clean = 0;
+        continue;
+      }
+      ++clean;
+      i = i + 1 == n ? 0 : i + 1;
+    }
+    return offset;
+  }
+
+  size_t size() const { return cursors.size(); }
+
+private:
+  struct Cursor {
+    const Run *at, *end;
+  };
+  llvm::SmallVector<Cursor, 64> cursors;
+};
+
+} // namespace
 
 int64_t PlacementIndex::lowestFit(size_t buffer, int64_t from) const {
-  Sets sets;
-  collect(buffer, sets);
+  Query query;
+  collect(buffer, query);
   const Buffer &b = problem.buffers[buffer];
-  return lowestFit(sets, from, b.size, b.alignment);
+  return RunCursors(query.sets).lowestFit(from, b.size, b.alignment);
 }
 
 int64_t PlacementIndex::tightestFit(size_t buffer) const {
-  Sets sets;
-  collect(buffer, sets);
+  Query query;
+  collect(buffer, query);
   const Buffer &b = problem.buffers[buffer];
   constexpr int64_t unbounded = std::numeric_limits<int64_t>::max();
   // Bounded scan: fragmented address spaces could have many gaps, and past a
-  // few dozen the tightest one rarely changes.
+  // few dozen the tightest one rarely changes. Gaps are visited bottom up,
+  // so one set of cursors serves the whole scan.
   constexpr int maxGaps = 64;
+  RunCursors cursors(query.sets);
   int64_t best = -1, bestSlack = unbounded;
   int64_t from = 0;
   for (int gaps = 0; gaps < maxGaps; ++gaps) {
-    int64_t offset = lowestFit(sets, from, b.size, b.alignment);
+    int64_t offset = cursors.lowestFit(from, b.size, b.alignment);
     int64_t gapEnd = unbounded;
-    for (const AddressUnion *set : sets)
-      if (const auto *run = set->firstEndingAfter(offset))
+    for (size_t i = 0; i < cursors.size(); ++i)
+      if (const auto *run = cursors.firstEndingAfter(i, offset))
         gapEnd = std::min(gapEnd, run->first);
     if (gapEnd == unbounded) {
       if (best < 0)
@@ -153,7 +250,7 @@ int64_t PlacementIndex::tightestFit(size_t buffer) const {
     from = gapEnd;
   }
   if (best < 0) // Gap budget exhausted: fall back to first fit.
-    best = lowestFit(sets, 0, b.size, b.alignment);
+    best = RunCursors(query.sets).lowestFit(0, b.size, b.alignment);
   return best;
 }
 

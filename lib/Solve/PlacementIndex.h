@@ -14,12 +14,17 @@
 // address ranges (greedy packing never removes a buffer), so a conflict at
 // address `o` lets the query jump past the whole occupied run at once.
 //
+// The tree's leaves are buckets of a few time segments, each with a plain
+// list of the placed buffers that only partly cover it: the tree is then
+// small enough to stay in the caches, which is what a placement waits on.
+//
 //===----------------------------------------------------------------------===//
 #ifndef COREAI_PLAN_LIB_SOLVE_PLACEMENTINDEX_H
 #define COREAI_PLAN_LIB_SOLVE_PLACEMENTINDEX_H
 
 #include "coreai-plan/Problem.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -27,16 +32,19 @@
 
 namespace coreai::solvers {
 
+using AddressRun = std::pair<int64_t, int64_t>;
+
 /// Disjoint, sorted, merged address ranges [begin, end).
 class AddressUnion {
 public:
   void add(int64_t begin, int64_t end);
   bool empty() const { return ranges.empty(); }
-  /// The first range ending after `address`, or nullptr.
-  const std::pair<int64_t, int64_t> *firstEndingAfter(int64_t address) const;
+  llvm::ArrayRef<AddressRun> runs() const { return ranges; }
 
 private:
-  std::vector<std::pair<int64_t, int64_t>> ranges;
+  // Most sets are one solid run: kept inline, it shares the cache line of
+  // the node (see PlacementIndex::Node).
+  llvm::SmallVector<AddressRun, 1> ranges;
 };
 
 class PlacementIndex {
@@ -52,20 +60,45 @@ public:
   void place(size_t buffer, int64_t offset);
 
 private:
-  using Sets = llvm::SmallVector<const AddressUnion *, 64>;
-  void collect(size_t buffer, Sets &sets) const;
+  /// The address runs a query must avoid: sets of the tree, and the merged
+  /// runs of the partly covered buckets' lists that meet the query.
+  struct Query {
+    llvm::SmallVector<llvm::ArrayRef<AddressRun>, 64> sets;
+    llvm::SmallVector<AddressRun, 32> bucketRuns[2];
+    int buckets = 0;
+  };
+  void collect(size_t buffer, Query &query) const;
   void collect(int node, int nodeBegin, int nodeEnd, int begin, int end,
-               Sets &sets) const;
+               Query &query) const;
+  void markReads(int node, int nodeBegin, int nodeEnd, int begin, int end);
   void insert(int node, int nodeBegin, int nodeEnd, int begin, int end,
               int64_t offset, int64_t top);
-  static int64_t lowestFit(const Sets &sets, int64_t from, int64_t size,
-                           int64_t alignment);
 
   const BufferProblem &problem;
   /// Each buffer's lifetime as a range of elementary time segments.
   std::vector<std::pair<int, int>> segments;
   int numSegments = 0;
-  std::vector<AddressUnion> own, sub;
+  /// Time segments per leaf of the tree.
+  static constexpr int bucketWidth = 16;
+  int numBuckets = 0;
+  /// Both sets of a tree node in one cache line: a placement and a query
+  /// visit a node for both.
+  struct alignas(64) Node {
+    AddressUnion own, sub;
+  };
+  std::vector<Node> nodes;
+  /// Per node, which of its sets some query reads: `sub` where a buffer's
+  /// lifetime covers the node, `own` where one only overlaps it. The
+  /// queries are the problem's own buffers, so this is known up front, and
+  /// sets no query reads are never filled.
+  enum : uint8_t { readsSub = 1, readsOwn = 2 };
+  std::vector<uint8_t> reads;
+  /// Per bucket, the placed buffers that live in part of it.
+  struct Partial {
+    int begin, end;
+    int64_t offset, top;
+  };
+  std::vector<std::vector<Partial>> partials;
 };
 
 } // namespace coreai::solvers
