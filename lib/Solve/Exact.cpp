@@ -116,6 +116,13 @@ private:
   std::vector<int64_t> blockFloor;
   int64_t maxAlignment = 1;
   int numSections = 0;
+  /// Per buffer, the merged address runs of the fixed buffers live with it
+  /// (options.fixedOffsets); empty when nothing is fixed.
+  std::vector<std::vector<std::pair<int64_t, int64_t>>> blocked;
+  bool hasFixed = false;
+  /// The lowest offset >= `from`, aligned, where buffer b meets no fixed
+  /// buffer.
+  int64_t clearOfFixed(int b, int64_t from) const;
 
   std::vector<int64_t> offset, minOffset, solution;
   /// Per section: the highest top of a placed buffer, and the bytes of its
@@ -201,6 +208,34 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
   offset.assign(n, -1);
   minOffset.assign(n, 0);
   solution.assign(n, -1);
+  if (!options.fixedOffsets.empty()) {
+    blocked.resize(n);
+    for (size_t j = 0; j < problem.buffers.size(); ++j) {
+      const Buffer &fixed = problem.buffers[j];
+      if (options.fixedOffsets[j] < 0 || fixed.size == 0 ||
+          fixed.start >= fixed.end)
+        continue;
+      for (int i = 0; i < n; ++i)
+        if (problem.buffers[this->ids[i]].overlapsInTime(fixed))
+          blocked[i].emplace_back(options.fixedOffsets[j],
+                                  options.fixedOffsets[j] + fixed.size);
+    }
+    for (int i = 0; i < n; ++i) {
+      auto &runs = blocked[i];
+      hasFixed |= !runs.empty();
+      std::sort(runs.begin(), runs.end());
+      size_t merged = 0;
+      for (size_t k = 1; k < runs.size(); ++k) {
+        if (runs[k].first <= runs[merged].second)
+          runs[merged].second = std::max(runs[merged].second, runs[k].second);
+        else
+          runs[++merged] = runs[k];
+      }
+      if (!runs.empty())
+        runs.resize(merged + 1);
+      minOffset[i] = clearOfFixed(i, 0);
+    }
+  }
   unplacedCount.resize(numSections);
   maximal.assign(numSections, 0);
   std::vector<char> startsHere(numSections, 0), endsHere(numSections, 0);
@@ -240,6 +275,21 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
   scratch.resize(n + 2);
 }
 
+int64_t Search::clearOfFixed(int b, int64_t from) const {
+  int64_t at = alignTo(from, alignment[b]);
+  if (!hasFixed)
+    return at;
+  const auto &runs = blocked[b];
+  auto run = std::upper_bound(
+      runs.begin(), runs.end(), at,
+      [](int64_t a, const std::pair<int64_t, int64_t> &r) {
+        return a < r.second;
+      });
+  for (; run != runs.end() && run->first < at + size[b]; ++run)
+    at = alignTo(run->second, alignment[b]);
+  return at;
+}
+
 size_t Search::place(int b, int64_t at) {
   size_t mark = trail.size();
   offset[b] = at;
@@ -270,7 +320,7 @@ size_t Search::place(int b, int64_t at) {
     if (offset[other] >= 0 || minOffset[other] >= top)
       continue;
     trail.emplace_back(&minOffset[other], minOffset[other]);
-    minOffset[other] = alignTo(top, alignment[other]);
+    minOffset[other] = clearOfFixed(other, top);
     touchedBegin = std::min(touchedBegin, sectionBegin[other]);
     touchedEnd = std::max(touchedEnd, sectionEnd[other]);
   }
@@ -308,8 +358,9 @@ bool Search::releaseBoundFits(int s, int64_t lastOffset) {
     return false;
   // Without a scan: no earliest offset in the section exceeds the span's
   // highest floor, aligned.
+  // (Fixed buffers can lift an earliest offset above every floor.)
   int64_t bound = alignTo(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
-  if (bound <= level || bound + total[s] <= capacity)
+  if (!hasFixed && (bound <= level || bound + total[s] <= capacity))
     return true;
   int64_t above = 0, lowest = std::numeric_limits<int64_t>::max(),
           highest = level, atHighest = 0;
@@ -590,6 +641,8 @@ bool Search::step() {
     }
   }
   Offsets offsets(problem.buffers.size(), 0);
+  for (size_t i = 0; i < options.fixedOffsets.size(); ++i)
+    offsets[i] = std::max<int64_t>(0, options.fixedOffsets[i]);
   for (size_t i = 0; i < ids.size(); ++i)
     offsets[ids[i]] = solution[i];
   outcome.offsets = std::move(offsets);
@@ -611,6 +664,8 @@ ExactSearch::ExactSearch(const BufferProblem &problem, int64_t capacity,
   std::vector<int> ids;
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer &b = problem.buffers[i];
+    if (!options.fixedOffsets.empty() && options.fixedOffsets[i] >= 0)
+      continue;
     if (b.size > capacity) {
       impl->oversized.exhausted = true;
       return;

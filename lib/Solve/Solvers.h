@@ -99,6 +99,11 @@ struct ExactOptions {
   bool decomposition = true;
   /// The one-machine release-date bound per section (docs/SOLVERS.md).
   bool releaseDates = true;
+  /// Buffers already in place: per buffer of the problem, its offset, or
+  /// -1 where the search places it (empty: it places all). The search
+  /// packs the others around them, each at the lowest offset above the
+  /// buffers it placed before that no fixed buffer blocks.
+  std::vector<int64_t> fixedOffsets;
 };
 
 struct ExactResult {

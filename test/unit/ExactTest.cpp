@@ -392,3 +392,104 @@ TEST_CASE("best reports the proven lower bound", "[exact][solve]") {
       CHECK(result.provenLowerBound == result.plan->heap);
   }
 }
+
+namespace {
+
+/// The smallest top of the free buffers over every order, each placed at
+/// the lowest aligned offset clear of the fixed and the earlier buffers
+/// (any packing, its free buffers taken by offset, places each at or below
+/// where it was, so some order reaches the optimum).
+int64_t bruteForceAroundFixed(const BufferProblem &problem,
+                              const std::vector<int64_t> &fixed) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < problem.buffers.size(); ++i)
+    if (fixed[i] < 0)
+      order.push_back(i);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  do {
+    std::vector<int64_t> offsets = fixed;
+    int64_t top = 0;
+    for (size_t i : order) {
+      const Buffer &b = problem.buffers[i];
+      int64_t at = 0;
+      for (bool moved = true; moved;) {
+        moved = false;
+        at = alignTo(at, b.alignment);
+        for (size_t j = 0; j < problem.buffers.size(); ++j) {
+          const Buffer &other = problem.buffers[j];
+          if (j == i || offsets[j] < 0 || !b.overlapsInTime(other))
+            continue;
+          if (offsets[j] < at + b.size && at < offsets[j] + other.size) {
+            at = offsets[j] + other.size;
+            moved = true;
+          }
+        }
+      }
+      offsets[i] = at;
+      top = std::max(top, at + b.size);
+    }
+    best = std::min(best, top);
+  } while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+} // namespace
+
+TEST_CASE("the exact search packs into the gaps fixed buffers leave",
+          "[exact]") {
+  // A fixed buffer at [2, 6) all the time leaves [0, 2) and [6, C): the
+  // 2-byte buffer must go under it, the 4-byte one over it.
+  BufferProblem problem;
+  problem.buffers = {{"fixed", 0, 10, 4, 1},
+                     {"big", 0, 10, 4, 1},
+                     {"small", 0, 10, 2, 1}};
+  ExactOptions options = farDeadline();
+  options.fixedOffsets = {2, -1, -1};
+  ExactResult packed = searchWithinCapacity(problem, 10, options);
+  REQUIRE(packed.offsets);
+  CHECK(*packed.offsets == std::vector<int64_t>{2, 6, 0});
+  // Within 9 the 4-byte buffer fits neither below nor above.
+  ExactResult none = searchWithinCapacity(problem, 9, options);
+  CHECK_FALSE(none.offsets);
+  CHECK(none.exhausted);
+}
+
+TEST_CASE("the exact search around fixed buffers equals brute force",
+          "[exact][property]") {
+  std::mt19937_64 rng(1818);
+  for (int round = 0; round < 150; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    // Fix one or two buffers at offsets anywhere below 20.
+    std::vector<int64_t> fixed(problem.buffers.size(), -1);
+    for (int k = 0, n = 1 + int(rng() % 2); k < n; ++k) {
+      size_t i = rng() % problem.buffers.size();
+      fixed[i] = alignTo(int64_t(rng() % 20), problem.buffers[i].alignment);
+    }
+    // Fixed buffers may overlap each other; the search only avoids them.
+    int64_t optimum = bruteForceAroundFixed(problem, fixed);
+    INFO("round " << round << ", optimum " << optimum);
+    ExactOptions options = farDeadline();
+    options.fixedOffsets = fixed;
+    ExactResult packed = searchWithinCapacity(problem, optimum, options);
+    REQUIRE(packed.offsets);
+    for (size_t i = 0; i < fixed.size(); ++i) {
+      const Buffer &b = problem.buffers[i];
+      if (fixed[i] >= 0) {
+        CHECK((*packed.offsets)[i] == fixed[i]);
+        continue;
+      }
+      CHECK((*packed.offsets)[i] % b.alignment == 0);
+      CHECK((*packed.offsets)[i] + b.size <= optimum);
+      for (size_t j = 0; j < fixed.size(); ++j)
+        if (j != i && b.overlapsInTime(problem.buffers[j]))
+          CHECK(((*packed.offsets)[i] + b.size <= (*packed.offsets)[j] ||
+                 (*packed.offsets)[j] + problem.buffers[j].size <=
+                     (*packed.offsets)[i]));
+    }
+    if (optimum == 0) // Every buffer fixed: nothing to prove.
+      continue;
+    ExactResult below = searchWithinCapacity(problem, optimum - 1, options);
+    CHECK_FALSE(below.offsets);
+    CHECK(below.exhausted);
+  }
+}
