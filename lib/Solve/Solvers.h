@@ -147,6 +147,28 @@ ExactResult searchWithinCapacity(const BufferProblem &problem,
                                  int64_t capacity,
                                  const ExactOptions &options);
 
+//===- Window re-packing (WindowRepack.cpp) -------------------------------===//
+
+struct WindowRepackOptions {
+  Clock::time_point deadline;
+  /// The nodes of all windows' searches together, and of one window.
+  int64_t nodeLimit = std::numeric_limits<int64_t>::max();
+  int64_t windowNodes = 20000;
+  /// Buffers in a window reaching above capacity - depth are re-packed.
+  int64_t depth = 131072;
+  /// Windows with more buffers to re-pack are not searched.
+  int64_t maxFree = 400;
+  /// How many times a window that does not pack is doubled (its margin in
+  /// time and its depth) and searched again.
+  int grow = 1;
+};
+
+/// Lowers the heap of `offsets` towards `target` by re-packing, with the
+/// exact search, time windows around the buffers that reach the top, the
+/// buffers crossing a window's edges fixed (docs/SOLVERS.md).
+Offsets repackWindows(const BufferProblem &problem, Offsets offsets,
+                      int64_t target, const WindowRepackOptions &options);
+
 //===- Minimise (Minimise.cpp) --------------------------------------------===//
 
 /// One resumable search for a packing within a capacity, as the minimising
