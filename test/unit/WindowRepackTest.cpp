@@ -41,12 +41,12 @@ TEST_CASE("re-packing windows at the top lowers a greedy heap, "
           "deterministically",
           "[solve][windows]") {
   for (uint64_t seed : {1, 2, 3}) {
-    BufferProblem problem = randomTrace(2000, seed);
+    BufferProblem problem = randomTrace(3000, seed);
     Offsets greedy = greedyBySize(problem);
     int64_t before = heapOf(problem, greedy);
     WindowRepackOptions options;
     options.deadline = Clock::now() + std::chrono::minutes(5);
-    options.nodeLimit = 50000;
+    options.nodeLimit = 200000;
     options.depth = before / 8;
     Offsets first = repackWindows(problem, greedy, lowerBound(problem), options);
     Offsets second =
