@@ -204,18 +204,19 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
       iterate(ranked.front());
       if (done())
         return tried[best].offsets;
-      // Large traces: windows around the top re-packed exactly, with half
-      // of what is left (WindowRepack.cpp).
-      if (problem.buffers.size() >= 4096) {
-        WindowRepackOptions windows;
-        windows.deadline = Clock::now() + (deadline - Clock::now()) / 2;
-        windows.depth = std::max<int64_t>(1, tried[best].heap / 8);
-        keep(repackWindows(problem, tried[best].offsets, target, windows),
-             tried[best].order);
-        if (done())
-          return tried[best].offsets;
-      }
     }
+  }
+  // Large traces: windows around the top re-packed exactly, with half of
+  // what is left (WindowRepack.cpp); after every pass, since on some traces
+  // a slower pass reaches the bound (iopddl-Y: by-breadth).
+  if (problem.buffers.size() >= 4096) {
+    WindowRepackOptions windows;
+    windows.deadline = Clock::now() + (deadline - Clock::now()) / 2;
+    windows.depth = std::max<int64_t>(1, tried[best].heap / 8);
+    keep(repackWindows(problem, tried[best].offsets, target, windows),
+         tried[best].order);
+    if (done())
+      return tried[best].offsets;
   }
   iterated.resize(tried.size(), 0);
   for (size_t start : rankStarts()) {
