@@ -161,6 +161,9 @@ struct WindowRepackOptions {
   /// How many times a window that does not pack is doubled (its margin in
   /// time and its depth) and searched again.
   int grow = 1;
+  /// Once no capacity a grain below the heap packs, windows may grow that
+  /// many times more.
+  int maxGrow = 3;
 };
 
 /// Lowers the heap of `offsets` towards `target` by re-packing, with the

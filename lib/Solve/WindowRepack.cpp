@@ -99,8 +99,9 @@ Offsets repackWindows(const BufferProblem &problem, Offsets offsets,
     return true;
   };
   // A window that does not pack gets one wider in time and deeper.
+  int widest = options.grow; // Raised once no capacity a grain lower packs.
   auto repack = [&](size_t high, int64_t capacity) {
-    for (int grow = 0; grow <= options.grow; ++grow)
+    for (int grow = 0; grow <= widest; ++grow)
       if (repackOnce(high, capacity, grow))
         return true;
     return false;
@@ -126,8 +127,14 @@ Offsets repackWindows(const BufferProblem &problem, Offsets offsets,
     // Windows that packed stay packed: each kept every buffer within the
     // old heap, so the packing is never worse.
     heap = heapOf(problem, offsets);
-    if (!lowered)
-      step = step / 2 / grain * grain;
+    if (lowered)
+      continue;
+    step = step / 2 / grain * grain;
+    if (step < grain && widest < options.maxGrow) {
+      // Stuck: wider and deeper windows too, from a full step again.
+      ++widest;
+      step = std::max(grain, (heap - target) / 4 / grain * grain);
+    }
   }
   return offsets;
 }
