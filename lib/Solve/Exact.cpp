@@ -221,18 +221,8 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
                                   options.fixedOffsets[j] + fixed.size);
     }
     for (int i = 0; i < n; ++i) {
-      auto &runs = blocked[i];
-      hasFixed |= !runs.empty();
-      std::sort(runs.begin(), runs.end());
-      size_t merged = 0;
-      for (size_t k = 1; k < runs.size(); ++k) {
-        if (runs[k].first <= runs[merged].second)
-          runs[merged].second = std::max(runs[merged].second, runs[k].second);
-        else
-          runs[++merged] = runs[k];
-      }
-      if (!runs.empty())
-        runs.resize(merged + 1);
+      hasFixed |= !blocked[i].empty();
+      sortAndMergeRuns(blocked[i]);
       minOffset[i] = clearOfFixed(i, 0);
     }
   }

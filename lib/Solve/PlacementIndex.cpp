@@ -1,5 +1,6 @@
 //===- PlacementIndex.cpp - Where a buffer fits among placed ones ---------===//
 #include "PlacementIndex.h"
+#include "Solvers.h"
 #include "TimeAxis.h"
 
 #include <algorithm>
@@ -90,15 +91,7 @@ void PlacementIndex::collect(int node, int nodeBegin, int nodeEnd, int begin,
         runs.emplace_back(p.offset, p.top);
     if (runs.empty())
       return;
-    llvm::sort(runs);
-    size_t merged = 0;
-    for (size_t k = 1; k < runs.size(); ++k) {
-      if (runs[k].first <= runs[merged].second)
-        runs[merged].second = std::max(runs[merged].second, runs[k].second);
-      else
-        runs[++merged] = runs[k];
-    }
-    runs.resize(merged + 1);
+    sortAndMergeRuns(runs);
     query.sets.push_back(runs);
     return;
   }

@@ -27,6 +27,22 @@ namespace coreai::solvers {
 using Offsets = std::vector<int64_t>;
 using Clock = std::chrono::steady_clock;
 
+/// Address ranges [begin, end) sorted and merged where they overlap or
+/// touch: what a buffer must stay clear of, as few runs as possible.
+template <typename Runs> void sortAndMergeRuns(Runs &runs) {
+  if (runs.empty())
+    return;
+  std::sort(runs.begin(), runs.end());
+  size_t merged = 0;
+  for (size_t k = 1; k < runs.size(); ++k) {
+    if (runs[k].first <= runs[merged].second)
+      runs[merged].second = std::max(runs[merged].second, runs[k].second);
+    else
+      runs[++merged] = runs[k];
+  }
+  runs.resize(merged + 1);
+}
+
 /// How a greedy pass chooses among the free gaps a buffer fits into.
 enum class Fit {
   Lowest,   ///< The gap at the lowest address (first fit).
