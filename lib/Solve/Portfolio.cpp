@@ -167,11 +167,27 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
     if (done())
       return tried[best].offsets;
     if (s == 0) {
-      // Right after greedy-by-size: the exact core, for large traces. Cores
-      // of 1024, 2048, ... while they close and improve the heap (a larger
-      // core leaves fewer holes to chance); if even 1024 does not close,
-      // 512 and then 256.
       std::vector<size_t> bySize = orderBySize(problem);
+      // Large traces: exact cores at the load's peaks and sweeps between
+      // them (PeakSweep.cpp), with half of what is left; the first probe
+      // may take it all (on 100k buffers it needs about 0.4 s, and after
+      // greedy-by-size a 1 s budget has about half a second left).
+      if (problem.buffers.size() >= 4096) {
+        Clock::time_point half = Clock::now() + (deadline - Clock::now()) / 2;
+        int64_t before = tried[best].heap;
+        Offsets swept = lowerByPeakSweeps(problem, tried[best].offsets,
+                                          target, deadline, half);
+        if (heapOf(problem, swept) < before) {
+          starts.push_back(tried.size());
+          keep(std::move(swept), bySize);
+        }
+        if (done())
+          return tried[best].offsets;
+      }
+      // Then the exact core of the largest buffers, for large traces:
+      // cores of 1024, 2048, ... while they close and improve the heap (a
+      // larger core leaves fewer holes to chance); if even 1024 does not
+      // close, 512 and then 256.
       bool closed = false;
       for (size_t k = 1024; 4 * k <= bySize.size() && !done(); k *= 2) {
         auto offsets = packCoreThenRest(problem, bySize, k, deadline);

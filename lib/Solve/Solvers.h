@@ -188,6 +188,49 @@ struct WindowRepackOptions {
 Offsets repackWindows(const BufferProblem &problem, Offsets offsets,
                       int64_t target, const WindowRepackOptions &options);
 
+//===- Peak sweep (PeakSweep.cpp) -----------------------------------------===//
+
+struct PeakSweepOptions {
+  Clock::time_point deadline = Clock::time_point::max();
+  /// Peaks: the busiest segment, then every segment with at least this
+  /// share of its load that is farther than 2 x coreRadius + peakSpacing
+  /// segments from the peaks already chosen, at most maxPeaks of them. A
+  /// core holds the buffers live within coreRadius segments of its peak.
+  double peakShare = 0.9;
+  int64_t maxPeaks = 64;
+  int coreRadius = 64;
+  int peakSpacing = 1024;
+  /// A core with more buffers is narrowed (halving its radius) first.
+  int64_t maxCoreBuffers = 1024;
+  int64_t coreNodes = 200000;
+  /// A repair window: this many segments before the failed arrival and
+  /// after it, doubled up to repairGrowth times while it does not pack.
+  int repairBefore = 64;
+  int repairAfter = 16;
+  int repairGrowth = 2;
+  int64_t repairNodes = 20000;
+  /// When set, counts what the call did (tests check that they reach the
+  /// repairs).
+  struct Stats {
+    int64_t cores = 0, repairs = 0;
+  } *stats = nullptr;
+};
+
+/// A packing within `capacity` built from exact cores at the load's peaks
+/// and sweeps through time between them (docs/SOLVERS.md), or nothing if a
+/// core or a sweep's repair did not pack (or the deadline passed).
+std::optional<Offsets> peakSweep(const BufferProblem &problem,
+                                 int64_t capacity,
+                                 const PeakSweepOptions &options);
+
+/// Probes capacities between `bound` and the heap of `best` by peak sweeps
+/// and returns the smallest packing found (`best` if none beats it). The
+/// first probe may run until `firstDeadline`, the later ones until
+/// `deadline`; three failures in a row end the probes.
+Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
+                          int64_t bound, Clock::time_point firstDeadline,
+                          Clock::time_point deadline);
+
 //===- Minimise (Minimise.cpp) --------------------------------------------===//
 
 /// One resumable search for a packing within a capacity, as the minimising

@@ -1,0 +1,521 @@
+//===- PeakSweep.cpp - Exact cores at the peaks, sweeps between them ------===//
+//
+// On a long trace the load stays well below its maximum almost everywhere
+// (random 100k buffers: 0.7 % of the time steps above 90 % of the bound),
+// and the heap is decided at a few isolated peaks. Greedy passes place a
+// buffer by what was placed before it anywhere in time, so they leave a
+// few percent of holes at every peak. Here time is the main axis instead:
+//
+// - At each peak (the busiest segment, then the busiest ones far enough
+//   from the peaks before), the buffers live within a few dozen segments
+//   of it form a *core*, packed by the exact search within the capacity
+//   around the cores packed before.
+// - Between two cores, the buffers are placed by two sweeps that start at
+//   the cores and meet at the quietest step between them. A sweep visits
+//   buffers in the order they come alive (moving away from its core); when
+//   one comes alive every buffer it can collide with is either live then or
+//   already placed further ahead (a core, or the other sweep's buffers), so
+//   the free gaps at that moment are all that matters. Among them the sweep
+//   prefers the gap next to a buffer that dies when this one does: their
+//   holes then merge instead of leaving two slivers.
+// - When no gap fits under the capacity, the arrivals of a window of time
+//   around that moment are taken back and packed by the exact search
+//   around everything else placed; a window that does not pack is tried
+//   wider.
+//
+// A sweep that still fails makes the whole call fail: the caller then tries
+// another capacity. Every decision depends on the input and node counts
+// only; the deadline just cuts a call short.
+//
+//===----------------------------------------------------------------------===//
+#include "Solvers.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace coreai::solvers {
+namespace {
+
+int64_t alignDown(int64_t value, int64_t alignment) {
+  return value / alignment * alignment;
+}
+
+class PeakSweep {
+public:
+  PeakSweep(const BufferProblem &problem, int64_t capacity,
+            const PeakSweepOptions &options)
+      : buffers(problem.buffers), capacity(capacity), options(options),
+        offsets(buffers.size(), -1) {
+    TimeAxis axis(problem);
+    numSegments = std::max(1, axis.numSegments());
+    load.assign(numSegments + 1, 0);
+    spans.resize(buffers.size());
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const Buffer &b = buffers[i];
+      if (b.size == 0 || b.start >= b.end) {
+        offsets[i] = 0; // Collides with nothing.
+        spans[i] = {0, 0};
+        continue;
+      }
+      spans[i] = {axis.indexOf(b.start), axis.indexOf(b.end)};
+      load[spans[i].first] += b.size;
+      load[spans[i].second] -= b.size;
+    }
+    for (int s = 1; s <= numSegments; ++s)
+      load[s] += load[s - 1];
+    byStart.resize(buffers.size());
+    std::iota(byStart.begin(), byStart.end(), 0);
+    std::stable_sort(byStart.begin(), byStart.end(), [&](size_t a, size_t b) {
+      return spans[a].first < spans[b].first;
+    });
+    for (const auto &[start, end] : spans)
+      longest = std::max(longest, end - start);
+  }
+
+  std::optional<Offsets> run();
+
+private:
+  bool live(size_t i) const { return spans[i].first < spans[i].second; }
+  /// Placed buffers live somewhere in segments [begin, end).
+  std::vector<size_t> placedDuring(int begin, int end) const;
+  /// Packs the core around `peak`; its segment range, or nothing if it
+  /// did not pack.
+  std::optional<std::pair<int, int>> packCore(int peak);
+  bool sweep(bool forward, std::vector<size_t> todo);
+  bool timeLeft() const { return Clock::now() < options.deadline; }
+
+  const std::vector<Buffer> &buffers;
+  int64_t capacity;
+  const PeakSweepOptions &options;
+  Offsets offsets;
+  int numSegments = 1;
+  std::vector<int64_t> load;
+  std::vector<std::pair<int, int>> spans;
+  std::vector<size_t> byStart;
+  int longest = 0;
+};
+
+std::vector<size_t> PeakSweep::placedDuring(int begin, int end) const {
+  std::vector<size_t> found;
+  auto first = std::lower_bound(
+      byStart.begin(), byStart.end(), begin - longest,
+      [&](size_t i, int s) { return spans[i].first < s; });
+  for (auto it = first; it != byStart.end() && spans[*it].first < end; ++it)
+    if (live(*it) && offsets[*it] >= 0 && spans[*it].second > begin)
+      found.push_back(*it);
+  return found;
+}
+
+std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
+  // The unplaced buffers live within the radius around the peak; it
+  // shrinks until they are few enough for the search.
+  std::vector<size_t> core;
+  int from = peak, to = peak + 1;
+  for (int radius = options.coreRadius;; radius /= 2) {
+    from = std::max(0, peak - radius);
+    to = std::min(numSegments, peak + radius + 1);
+    core.clear();
+    auto first = std::lower_bound(
+        byStart.begin(), byStart.end(), from - longest,
+        [&](size_t i, int s) { return spans[i].first < s; });
+    for (auto it = first; it != byStart.end() && spans[*it].first < to; ++it)
+      if (live(*it) && offsets[*it] < 0 && spans[*it].second > from)
+        core.push_back(*it);
+    if (core.size() <= size_t(options.maxCoreBuffers))
+      break;
+    if (radius == 0)
+      return std::nullopt;
+  }
+  std::pair<int, int> range{from, to};
+  if (core.empty())
+    return range;
+  int spanBegin = numSegments, spanEnd = 0;
+  for (size_t i : core) {
+    spanBegin = std::min(spanBegin, spans[i].first);
+    spanEnd = std::max(spanEnd, spans[i].second);
+  }
+  std::vector<size_t> fixed = placedDuring(spanBegin, spanEnd);
+  BufferProblem window;
+  ExactOptions exact;
+  exact.deadline = options.deadline;
+  exact.nodeLimit = options.coreNodes;
+  for (size_t i : fixed) {
+    window.buffers.push_back(buffers[i]);
+    exact.fixedOffsets.push_back(offsets[i]);
+  }
+  for (size_t i : core) {
+    window.buffers.push_back(buffers[i]);
+    exact.fixedOffsets.push_back(-1);
+  }
+  if (countTimeOverlaps(window) > maxExactOverlaps)
+    return std::nullopt;
+  ExactResult packed = searchWithinCapacity(window, capacity, exact);
+  if (!packed.offsets)
+    return std::nullopt;
+  for (size_t k = 0; k < core.size(); ++k)
+    offsets[core[k]] = (*packed.offsets)[fixed.size() + k];
+  if (options.stats)
+    ++options.stats->cores;
+  return range;
+}
+
+std::optional<Offsets> PeakSweep::run() {
+  // Peaks, busiest first: a segment with at least peakShare of the
+  // busiest load, far enough from the peaks before it that the cores stay
+  // apart. Each core is packed around the ones before it.
+  std::vector<int> bySegment(numSegments);
+  std::iota(bySegment.begin(), bySegment.end(), 0);
+  std::stable_sort(bySegment.begin(), bySegment.end(),
+                   [&](int a, int b) { return load[a] > load[b]; });
+  int64_t hot = int64_t(options.peakShare * double(load[bySegment.front()]));
+  std::vector<std::pair<int, int>> cores; // [from, to) segments.
+  std::vector<int> peaks;
+  for (int s : bySegment) {
+    if (load[s] < hot || peaks.size() >= size_t(options.maxPeaks))
+      break;
+    if (llvm::any_of(peaks, [&](int peak) {
+          return std::abs(peak - s) <=
+                 2 * options.coreRadius + options.peakSpacing;
+        }))
+      continue;
+    std::optional<std::pair<int, int>> core = packCore(s);
+    if (!core || !timeLeft())
+      return std::nullopt;
+    cores.push_back(*core);
+    peaks.push_back(s);
+  }
+  std::vector<size_t> byPosition(peaks.size());
+  std::iota(byPosition.begin(), byPosition.end(), 0);
+  std::sort(byPosition.begin(), byPosition.end(),
+            [&](size_t a, size_t b) { return peaks[a] < peaks[b]; });
+  // Every other buffer lies between two cores (or before the first, after
+  // the last), so between their peaks: those starting up to the quietest
+  // segment between the cores are swept forward from the earlier core,
+  // the rest backward from the later one.
+  std::vector<int> valleys;
+  for (size_t k = 0; k + 1 < byPosition.size(); ++k) {
+    int begin = cores[byPosition[k]].second,
+        end = cores[byPosition[k + 1]].first;
+    valleys.push_back(begin >= end ? begin
+                                   : int(std::min_element(load.begin() + begin,
+                                                          load.begin() + end) -
+                                         load.begin()));
+  }
+  std::sort(peaks.begin(), peaks.end());
+  std::vector<std::vector<size_t>> forwardOf(peaks.size() + 1),
+      backwardOf(peaks.size() + 1);
+  for (size_t i : byStart) {
+    if (offsets[i] >= 0)
+      continue;
+    int start = spans[i].first;
+    size_t gap = std::upper_bound(peaks.begin(), peaks.end(), start) -
+                 peaks.begin(); // Between peaks[gap - 1] and peaks[gap].
+    bool forward = gap == peaks.size() ||
+                   (gap > 0 && start <= valleys[gap - 1]);
+    (forward ? forwardOf : backwardOf)[gap].push_back(i);
+  }
+  for (size_t gap = 0; gap <= peaks.size(); ++gap)
+    if (!sweep(true, forwardOf[gap]) || !sweep(false, backwardOf[gap]))
+      return std::nullopt;
+  return offsets;
+}
+
+bool PeakSweep::sweep(bool forward, std::vector<size_t> todo) {
+  if (todo.empty())
+    return true;
+  // Time as the sweep moves: a buffer arrives when it comes alive and
+  // leaves when it dies, in the sweep's direction.
+  auto arrive = [&](size_t i) {
+    return forward ? spans[i].first : -(spans[i].second - 1);
+  };
+  auto leave = [&](size_t i) {
+    return forward ? spans[i].second : -spans[i].first + 1;
+  };
+  std::stable_sort(todo.begin(), todo.end(), [&](size_t a, size_t b) {
+    if (arrive(a) != arrive(b))
+      return arrive(a) < arrive(b);
+    return buffers[a].size > buffers[b].size;
+  });
+  int spanBegin = numSegments, spanEnd = 0;
+  for (size_t i : todo) {
+    spanBegin = std::min(spanBegin, spans[i].first);
+    spanEnd = std::max(spanEnd, spans[i].second);
+  }
+  // Everything already placed that these buffers can meet, by arrival.
+  std::vector<size_t> obstacles = placedDuring(spanBegin, spanEnd);
+  std::stable_sort(obstacles.begin(), obstacles.end(),
+                   [&](size_t a, size_t b) { return arrive(a) < arrive(b); });
+
+  // The sweep's state, with a trail so that a repair can take arrivals
+  // back.
+  // What x may not overlap at its arrival: the live buffers, by offset, and
+  // the obstacles arriving during its life.
+  struct Blocked {
+    int64_t offset, end;
+    int leave;
+    size_t index;
+    bool operator<(const Blocked &other) const { return offset < other.offset; }
+  };
+  std::vector<Blocked> liveByOffset;
+  std::multimap<int, size_t> byLeave;
+  size_t admitted = 0; // Obstacles already in liveByOffset (or gone).
+  enum class Op { Add, Depart, Admit };
+  std::vector<std::pair<Op, size_t>> trail;
+  auto insert = [&](size_t i) {
+    Blocked entry{offsets[i], offsets[i] + buffers[i].size, leave(i), i};
+    liveByOffset.insert(std::upper_bound(liveByOffset.begin(),
+                                         liveByOffset.end(), entry),
+                        entry);
+    byLeave.emplace(leave(i), i);
+  };
+  auto erase = [&](size_t i) {
+    auto at = std::lower_bound(liveByOffset.begin(), liveByOffset.end(),
+                               Blocked{offsets[i], 0, 0, 0});
+    for (; at != liveByOffset.end() && at->offset == offsets[i]; ++at)
+      if (at->index == i) {
+        liveByOffset.erase(at);
+        break;
+      }
+    auto [lo, hi] = byLeave.equal_range(leave(i));
+    for (auto it = lo; it != hi; ++it)
+      if (it->second == i) {
+        byLeave.erase(it);
+        break;
+      }
+  };
+  auto advanceTo = [&](int t) {
+    while (!byLeave.empty() && byLeave.begin()->first <= t) {
+      size_t i = byLeave.begin()->second;
+      erase(i);
+      trail.push_back({Op::Depart, i});
+    }
+    for (; admitted < obstacles.size() && arrive(obstacles[admitted]) <= t;
+         ++admitted) {
+      size_t i = obstacles[admitted];
+      trail.push_back({Op::Admit, i});
+      if (leave(i) > t)
+        insert(i);
+    }
+  };
+  auto undoTo = [&](size_t mark) {
+    while (trail.size() > mark) {
+      auto [op, i] = trail.back();
+      trail.pop_back();
+      if (op == Op::Depart) {
+        insert(i);
+        continue;
+      }
+      erase(i);
+      if (op == Op::Admit)
+        --admitted;
+      else
+        offsets[i] = -1;
+    }
+  };
+  std::vector<size_t> marks(todo.size(), 0);
+
+  std::vector<Blocked> withObstacles;
+  auto bestGap = [&](size_t x) -> std::optional<int64_t> {
+    const std::vector<Blocked> *blockedPtr = &liveByOffset;
+    if (admitted < obstacles.size() &&
+        arrive(obstacles[admitted]) < leave(x)) {
+      withObstacles = liveByOffset;
+      for (size_t k = admitted;
+           k < obstacles.size() && arrive(obstacles[k]) < leave(x); ++k) {
+        size_t i = obstacles[k];
+        withObstacles.push_back(
+            {offsets[i], offsets[i] + buffers[i].size, leave(i), i});
+      }
+      std::sort(withObstacles.begin(), withObstacles.end());
+      blockedPtr = &withObstacles;
+    }
+    const std::vector<Blocked> &blocked = *blockedPtr;
+    const Buffer &b = buffers[x];
+    int64_t size = b.size, alignment = std::max<int64_t>(b.alignment, 1);
+    int dies = leave(x);
+    constexpr int64_t none = std::numeric_limits<int64_t>::max();
+    int64_t bestOffset = -1, bestScore = none;
+    auto consider = [&](int64_t offset, int64_t score) {
+      if (bestOffset < 0 || score < bestScore ||
+          (score == bestScore && offset < bestOffset)) {
+        bestScore = score;
+        bestOffset = offset;
+      }
+    };
+    int64_t floor = 0;
+    int64_t belowLeave = none; // Nothing below: no neighbour to match.
+    for (size_t k = 0; k <= blocked.size(); ++k) {
+      bool top = k == blocked.size();
+      int64_t ceiling = top ? capacity : std::min(capacity, blocked[k].offset);
+      int64_t low = alignment == 1 ? floor : alignTo(floor, alignment);
+      if (low + size <= ceiling) {
+        // An exact fit leaves no sliver at all: it wins outright.
+        bool exact = !top && low + size == ceiling;
+        int64_t below = belowLeave == none ? none : std::abs(dies - belowLeave);
+        consider(low, exact ? -1 : below);
+        if (!top) {
+          int64_t high = alignDown(ceiling - size, alignment);
+          consider(high, std::abs(dies - int64_t(blocked[k].leave)));
+        }
+      }
+      if (top || blocked[k].offset >= capacity)
+        break;
+      if (blocked[k].end > floor) {
+        floor = blocked[k].end;
+        belowLeave = blocked[k].leave;
+      }
+    }
+    if (bestOffset < 0)
+      return std::nullopt;
+    return bestOffset;
+  };
+  auto placeGreedily = [&](size_t k) {
+    marks[k] = trail.size();
+    size_t x = todo[k];
+    advanceTo(arrive(x));
+    std::optional<int64_t> offset = bestGap(x);
+    if (!offset)
+      return false;
+    offsets[x] = *offset;
+    insert(x);
+    trail.push_back({Op::Add, x});
+    return true;
+  };
+  auto placeAt = [&](size_t k, int64_t offset) {
+    marks[k] = trail.size();
+    size_t x = todo[k];
+    advanceTo(arrive(x));
+    offsets[x] = offset;
+    insert(x);
+    trail.push_back({Op::Add, x});
+  };
+  // Takes back the arrivals in [from, to] (sweep time) and packs them with
+  // the exact search; `next` arrivals are placed so far. The new count of
+  // placed arrivals, or nothing (state unchanged) if the window did not
+  // pack.
+  auto repair = [&](size_t next, int from, int to,
+                    int64_t nodes) -> std::optional<size_t> {
+    size_t first = next, last = next;
+    while (first > 0 && arrive(todo[first - 1]) >= from)
+      --first;
+    while (last < todo.size() && arrive(todo[last]) <= to)
+      ++last;
+    Offsets kept;
+    for (size_t k = first; k < next; ++k)
+      kept.push_back(offsets[todo[k]]);
+    undoTo(marks[first]);
+    BufferProblem window;
+    ExactOptions exact;
+    exact.deadline = options.deadline;
+    exact.nodeLimit = nodes;
+    int freeLeave = arrive(todo[first]);
+    for (size_t k = first; k < last; ++k)
+      freeLeave = std::max(freeLeave, leave(todo[k]));
+    auto fix = [&](size_t i) {
+      window.buffers.push_back(buffers[i]);
+      exact.fixedOffsets.push_back(offsets[i]);
+    };
+    for (const Blocked &live : liveByOffset)
+      if (live.leave > arrive(todo[first]))
+        fix(live.index);
+    for (size_t k = admitted;
+         k < obstacles.size() && arrive(obstacles[k]) < freeLeave; ++k)
+      fix(obstacles[k]);
+    size_t numFixed = window.buffers.size();
+    for (size_t k = first; k < last; ++k) {
+      window.buffers.push_back(buffers[todo[k]]);
+      exact.fixedOffsets.push_back(-1);
+    }
+    ExactResult packed = searchWithinCapacity(window, capacity, exact);
+    if (packed.offsets) {
+      if (options.stats)
+        ++options.stats->repairs;
+      for (size_t k = first; k < last; ++k)
+        placeAt(k, (*packed.offsets)[numFixed + k - first]);
+      return last;
+    }
+    for (size_t k = first; k < next; ++k)
+      placeAt(k, kept[k - first]);
+    return std::nullopt;
+  };
+
+  for (size_t k = 0; k < todo.size();) {
+    if (placeGreedily(k)) {
+      ++k;
+      continue;
+    }
+    undoTo(marks[k]);
+    int t = arrive(todo[k]);
+    std::optional<size_t> next;
+    for (int grow = 0; grow <= options.repairGrowth && !next; ++grow) {
+      if (!timeLeft())
+        return false;
+      next = repair(k, t - (options.repairBefore << grow),
+                    t + (options.repairAfter << grow),
+                    options.repairNodes);
+    }
+    if (!next)
+      return false;
+    k = *next;
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<Offsets> peakSweep(const BufferProblem &problem,
+                                 int64_t capacity,
+                                 const PeakSweepOptions &options) {
+  for (const Buffer &b : problem.buffers)
+    if (b.size > capacity)
+      return std::nullopt;
+  return PeakSweep(problem, capacity, options).run();
+}
+
+Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
+                          int64_t bound, Clock::time_point firstDeadline,
+                          Clock::time_point deadline) {
+  int64_t grain = 0;
+  for (const Buffer &b : problem.buffers)
+    grain = std::gcd(grain, b.alignment > 1 ? std::gcd(b.size, b.alignment)
+                                            : b.size);
+  grain = std::max<int64_t>(grain, 1);
+  auto onGrain = [&](int64_t capacity) {
+    return std::max(bound, capacity / grain * grain);
+  };
+  int64_t heap = heapOf(problem, best);
+  // A sweep that packs usually packs far below the greedy heap (random
+  // 100k buffers: at a ninth of its gap to the bound), so the first probe
+  // goes a quarter of the way down; each success halves the gap, each
+  // failure moves halfway back up. Failures are not proofs: the next
+  // success restarts from the new heap.
+  int64_t capacity = onGrain(bound + (heap - bound) / 4);
+  PeakSweepOptions options;
+  options.deadline = firstDeadline;
+  // Three failures in a row end the probes, or the first one if none has
+  // packed yet: the sweep does not suit every trace (pangu: the first
+  // probe fails, and the time is better spent on the greedy passes).
+  constexpr int maxFailures = 3;
+  bool packedOnce = false;
+  for (int failures = 0; failures < (packedOnce ? maxFailures : 1) &&
+                         capacity < heap;) {
+    std::optional<Offsets> packed = peakSweep(problem, capacity, options);
+    options.deadline = deadline;
+    if (packed) {
+      heap = heapOf(problem, *packed);
+      best = std::move(*packed);
+      packedOnce = true;
+      failures = 0;
+      capacity = onGrain(bound + (heap - bound) / 2);
+    } else {
+      ++failures;
+      capacity = onGrain(capacity + (heap - capacity + grain) / 2);
+    }
+    if (Clock::now() >= deadline)
+      break;
+  }
+  return best;
+}
+
+} // namespace coreai::solvers
