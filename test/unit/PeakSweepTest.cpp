@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "../../lib/Solve/Solvers.h"
 
+#include "RandomTrace.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>
@@ -21,26 +22,20 @@ using namespace coreai::solvers;
 
 namespace {
 
-/// Like coreai-plan-bench --random, with odd sizes and alignments, empty
-/// buffers and instants mixed in when `awkward`.
+/// A random trace, with odd sizes and alignments, empty buffers and
+/// instants mixed in when `awkward`.
 BufferProblem randomTrace(size_t n, uint64_t seed, bool awkward) {
-  std::mt19937_64 rng(seed);
-  BufferProblem problem;
-  for (size_t i = 0; i < n; ++i) {
-    Buffer b;
-    b.id = std::to_string(i);
-    b.start = int64_t(rng() % n);
-    b.end = b.start + 1 + int64_t(rng() % (uint64_t(1) << (rng() % 11)));
-    b.size = 64 * (1 + int64_t(rng() % 256));
-    if (awkward) {
-      b.size -= int64_t(rng() % 64);
-      b.alignment = int64_t(1) << (rng() % 9);
-      if (rng() % 50 == 0)
-        b.size = 0;
-      if (rng() % 50 == 0)
-        b.end = b.start;
-    }
-    problem.buffers.push_back(b);
+  BufferProblem problem = test::randomTrace(n, seed);
+  if (!awkward)
+    return problem;
+  std::mt19937_64 rng(seed + 1);
+  for (Buffer &b : problem.buffers) {
+    b.size -= int64_t(rng() % 64);
+    b.alignment = int64_t(1) << (rng() % 9);
+    if (rng() % 50 == 0)
+      b.size = 0;
+    if (rng() % 50 == 0)
+      b.end = b.start;
   }
   return problem;
 }

@@ -8,34 +8,15 @@
 //===----------------------------------------------------------------------===//
 #include "../../lib/Solve/Solvers.h"
 
+#include "RandomTrace.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>
 
-#include <random>
-
 using namespace coreai;
 using namespace coreai::solvers;
 
-namespace {
-
-/// Like coreai-plan-bench --random: about a hundred buffers live at once,
-/// sizes 64 B to 16 KiB, lifetimes 1 to 1024 steps.
-BufferProblem randomTrace(size_t n, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  BufferProblem problem;
-  for (size_t i = 0; i < n; ++i) {
-    Buffer b;
-    b.id = std::to_string(i);
-    b.start = int64_t(rng() % n);
-    b.end = b.start + 1 + int64_t(rng() % (uint64_t(1) << (rng() % 11)));
-    b.size = 64 * (1 + int64_t(rng() % 256));
-    problem.buffers.push_back(b);
-  }
-  return problem;
-}
-
-} // namespace
+using coreai::test::randomTrace;
 
 TEST_CASE("re-packing windows at the top lowers a greedy heap, "
           "deterministically",

@@ -1,0 +1,34 @@
+//===- RandomTrace.h - Random traces shaped like the bench's ----*- C++ -*-===//
+//
+// Like coreai-plan-bench --random (not the same numbers: the seed is the
+// caller's): about a hundred buffers live at once, sizes 64 B to 16 KiB in
+// 64-byte steps, lifetimes 1 to 1024 steps over a timeline of n steps.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_TEST_UNIT_RANDOMTRACE_H
+#define COREAI_PLAN_TEST_UNIT_RANDOMTRACE_H
+
+#include "coreai-plan/Problem.h"
+
+#include <random>
+#include <string>
+
+namespace coreai::test {
+
+inline BufferProblem randomTrace(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  BufferProblem problem;
+  for (size_t i = 0; i < n; ++i) {
+    Buffer b;
+    b.id = std::to_string(i);
+    b.start = int64_t(rng() % n);
+    b.end = b.start + 1 + int64_t(rng() % (uint64_t(1) << (rng() % 11)));
+    b.size = 64 * (1 + int64_t(rng() % 256));
+    problem.buffers.push_back(b);
+  }
+  return problem;
+}
+
+} // namespace coreai::test
+
+#endif // COREAI_PLAN_TEST_UNIT_RANDOMTRACE_H
