@@ -74,6 +74,29 @@ public:
   }
 
   std::optional<Offsets> run();
+  /// Where the last failed sweep gave up (a segment), or -1.
+  int failedAt = -1;
+  /// Peaks to core besides the chosen ones (where earlier runs failed).
+  std::vector<int> forcedPeaks;
+  /// Ranges of segments a core grows to cover when its peak lies in one
+  /// (where earlier runs failed next to it).
+  std::vector<std::pair<int, int>> widened;
+  const std::vector<std::pair<int, int>> &cores() const { return coreRanges; }
+  /// The busiest segment within `radius` of `segment` that no core
+  /// covers (`segment` itself if every one is covered).
+  int busiestNear(int segment, int radius) const {
+    int begin = std::max(0, segment - radius),
+        end = std::min(numSegments, segment + radius + 1);
+    int busiest = segment;
+    for (int s = begin; s < end; ++s) {
+      bool covered = llvm::any_of(coreRanges, [&](std::pair<int, int> core) {
+        return core.first <= s && s < core.second;
+      });
+      if (!covered && (busiest == segment || load[s] > load[busiest]))
+        busiest = s;
+    }
+    return busiest;
+  }
 
 private:
   bool live(size_t i) const { return spans[i].first < spans[i].second; }
@@ -94,6 +117,7 @@ private:
   std::vector<std::pair<int, int>> spans;
   std::vector<size_t> byStart;
   int longest = 0;
+  std::vector<std::pair<int, int>> coreRanges; // [from, to) segments.
 };
 
 std::vector<size_t> PeakSweep::placedDuring(int begin, int end) const {
@@ -115,6 +139,11 @@ std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
   for (int radius = options.coreRadius;; radius /= 2) {
     from = std::max(0, peak - radius);
     to = std::min(numSegments, peak + radius + 1);
+    for (auto [begin, end] : widened)
+      if (begin <= peak && peak < end) {
+        from = std::min(from, begin);
+        to = std::max(to, end);
+      }
     core.clear();
     auto first = std::lower_bound(
         byStart.begin(), byStart.end(), from - longest,
@@ -164,12 +193,15 @@ std::optional<Offsets> PeakSweep::run() {
   // Peaks, busiest first: a segment with at least peakShare of the
   // busiest load, far enough from the peaks before it that the cores stay
   // apart. Each core is packed around the ones before it.
-  std::vector<int> bySegment(numSegments);
-  std::iota(bySegment.begin(), bySegment.end(), 0);
+  int64_t busiest = *std::max_element(load.begin(), load.end() - 1);
+  int64_t hot = int64_t(options.peakShare * double(busiest));
+  std::vector<int> bySegment;
+  for (int s = 0; s < numSegments; ++s)
+    if (load[s] >= hot)
+      bySegment.push_back(s);
   std::stable_sort(bySegment.begin(), bySegment.end(),
                    [&](int a, int b) { return load[a] > load[b]; });
-  int64_t hot = int64_t(options.peakShare * double(load[bySegment.front()]));
-  std::vector<std::pair<int, int>> cores; // [from, to) segments.
+  std::vector<std::pair<int, int>> &cores = coreRanges;
   std::vector<int> peaks;
   for (int s : bySegment) {
     if (load[s] < hot || peaks.size() >= size_t(options.maxPeaks))
@@ -177,6 +209,17 @@ std::optional<Offsets> PeakSweep::run() {
     if (llvm::any_of(peaks, [&](int peak) {
           return std::abs(peak - s) <=
                  2 * options.coreRadius + options.peakSpacing;
+        }))
+      continue;
+    std::optional<std::pair<int, int>> core = packCore(s);
+    if (!core || !timeLeft())
+      return std::nullopt;
+    cores.push_back(*core);
+    peaks.push_back(s);
+  }
+  for (int s : forcedPeaks) {
+    if (llvm::any_of(cores, [&](std::pair<int, int> core) {
+          return core.first <= s && s < core.second;
         }))
       continue;
     std::optional<std::pair<int, int>> core = packCore(s);
@@ -455,8 +498,10 @@ bool PeakSweep::sweep(bool forward, std::vector<size_t> todo) {
                     t + (options.repairAfter << grow),
                     options.repairNodes);
     }
-    if (!next)
+    if (!next) {
+      failedAt = forward ? t : -t;
       return false;
+    }
     k = *next;
   }
   return true;
@@ -470,7 +515,35 @@ std::optional<Offsets> peakSweep(const BufferProblem &problem,
   for (const Buffer &b : problem.buffers)
     if (b.size > capacity)
       return std::nullopt;
-  return PeakSweep(problem, capacity, options).run();
+  // Where a sweep fails, the trace is busy too: the core next to it
+  // grows over it, or a new core goes there, and the call starts again.
+  std::vector<int> forced;
+  std::vector<std::pair<int, int>> widened;
+  for (int attempt = 0;; ++attempt) {
+    PeakSweep sweep(problem, capacity, options);
+    sweep.forcedPeaks = forced;
+    sweep.widened = widened;
+    if (std::optional<Offsets> packed = sweep.run())
+      return packed;
+    int failed = sweep.failedAt;
+    if (failed < 0 || attempt >= options.extraCores ||
+        Clock::now() >= options.deadline)
+      return std::nullopt;
+    if (options.stats)
+      ++options.stats->restarts;
+    int reach = 2 * options.coreRadius;
+    bool grew = false;
+    for (auto [from, to] : sweep.cores())
+      if (from - reach <= failed && failed < to + reach) {
+        widened.push_back({std::min(from, failed - options.coreRadius),
+                           std::max(to, failed + options.coreRadius + 1)});
+        grew = true;
+        break;
+      }
+    if (!grew)
+      forced.push_back(sweep.busiestNear(
+          failed, options.repairBefore << options.repairGrowth));
+  }
 }
 
 Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
@@ -486,7 +559,7 @@ Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
   };
   int64_t heap = heapOf(problem, best);
   // A sweep that packs usually packs far below the greedy heap (random
-  // 100k buffers: at a ninth of its gap to the bound), so the first probe
+  // 100k buffers: down to the bound itself), so the first probe
   // goes a quarter of the way down; each success halves the gap, each
   // failure moves halfway back up. Failures are not proofs: the next
   // success restarts from the new heap.
@@ -494,8 +567,8 @@ Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
   PeakSweepOptions options;
   options.deadline = firstDeadline;
   // Three failures in a row end the probes, or the first one if none has
-  // packed yet: the sweep does not suit every trace (pangu: the first
-  // probe fails, and the time is better spent on the greedy passes).
+  // packed yet: the sweep does not suit every trace (iopddl-S and -Y get
+  // no core; on pangu at 1 s the time is better spent on greedy passes).
   constexpr int maxFailures = 3;
   bool packedOnce = false;
   for (int failures = 0; failures < (packedOnce ? maxFailures : 1) &&

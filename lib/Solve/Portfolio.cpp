@@ -81,6 +81,7 @@ std::optional<Offsets> packCoreThenRest(const BufferProblem &problem,
 
 Offsets portfolio(const BufferProblem &problem, int64_t target,
                   Clock::time_point deadline) {
+  Clock::time_point begin = Clock::now();
   using OrderFn = std::vector<size_t> (*)(const BufferProblem &);
   // Cheapest and most often best first: the deadline may cut the list.
   const std::pair<OrderFn, Fit> strategies[] = {
@@ -158,6 +159,27 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
     return ranked;
   };
 
+  // Large traces: exact cores at the load's peaks and sweeps between them
+  // (PeakSweep.cpp), right after greedy-by-size, with half of what is
+  // left. The first probe may take as long as that pass did or a quarter
+  // of the budget, whichever is longer: on random 100k buffers at 1 s the
+  // pass takes 0.45 s and the probe 0.25-0.35 s more; on pangu a probe
+  // that packs takes 0.56 s of a 1 s budget whose optimum the later
+  // passes reach at 0.25 s, so there it is better cut.
+  auto sweep = [&](const std::vector<size_t> &bySize) {
+    Clock::time_point now = Clock::now();
+    Clock::time_point first =
+        std::min(deadline, now + std::max((deadline - begin) / 4, now - begin));
+    Clock::time_point half = now + (deadline - now) / 2;
+    int64_t before = tried[best].heap;
+    Offsets packed = lowerByPeakSweeps(problem, tried[best].offsets, target,
+                                       first, std::max(first, half));
+    if (heapOf(problem, packed) < before) {
+      starts.push_back(tried.size());
+      keep(std::move(packed), bySize);
+    }
+  };
+
   for (size_t s = 0; s < std::size(strategies); ++s) {
     const auto &[orderFn, fit] = strategies[s];
     size_t before = tried.size();
@@ -167,24 +189,14 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
     if (done())
       return tried[best].offsets;
     if (s == 0) {
-      std::vector<size_t> bySize = orderBySize(problem);
-      // Large traces: exact cores at the load's peaks and sweeps between
-      // them (PeakSweep.cpp), with half of what is left; the first probe
-      // may take it all (on 100k buffers it needs about 0.4 s, and after
-      // greedy-by-size a 1 s budget has about half a second left).
+      // Greedy-by-size's order (a copy: `tried` grows below).
+      std::vector<size_t> bySize = tried.front().order;
       if (problem.buffers.size() >= 4096) {
-        Clock::time_point half = Clock::now() + (deadline - Clock::now()) / 2;
-        int64_t before = tried[best].heap;
-        Offsets swept = lowerByPeakSweeps(problem, tried[best].offsets,
-                                          target, deadline, half);
-        if (heapOf(problem, swept) < before) {
-          starts.push_back(tried.size());
-          keep(std::move(swept), bySize);
-        }
+        sweep(bySize);
         if (done())
           return tried[best].offsets;
       }
-      // Then the exact core of the largest buffers, for large traces:
+      // The exact core of the largest buffers, for large traces:
       // cores of 1024, 2048, ... while they close and improve the heap (a
       // larger core leaves fewer holes to chance); if even 1024 does not
       // close, 512 and then 256.

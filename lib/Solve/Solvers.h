@@ -202,17 +202,20 @@ struct PeakSweepOptions {
   int peakSpacing = 1024;
   /// A core with more buffers is narrowed (halving its radius) first.
   int64_t maxCoreBuffers = 1024;
-  int64_t coreNodes = 200000;
+  int64_t coreNodes = 20000;
   /// A repair window: this many segments before the failed arrival and
   /// after it, doubled up to repairGrowth times while it does not pack.
   int repairBefore = 64;
   int repairAfter = 16;
   int repairGrowth = 2;
   int64_t repairNodes = 20000;
+  /// When a sweep fails, the call starts again with one more core at the
+  /// busiest segment near the failure, at most this many times.
+  int extraCores = 3;
   /// When set, counts what the call did (tests check that they reach the
   /// repairs).
   struct Stats {
-    int64_t cores = 0, repairs = 0;
+    int64_t cores = 0, repairs = 0, restarts = 0;
   } *stats = nullptr;
 };
 

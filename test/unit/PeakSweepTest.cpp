@@ -3,9 +3,9 @@
 // A peak sweep either fails or returns a packing within its capacity that
 // the independent verifier accepts: over random traces, with alignments,
 // empty buffers and instants, at capacities from tight to loose, through
-// its cores, sweeps and repairs (the test checks that it reached them). It
-// depends only on its input, and the probes around it never return worse
-// than they were given.
+// its cores, sweeps, repairs and restarts with a wider or an extra core
+// (the test checks that it reached them). It depends only on its input,
+// and the probes around it never return worse than they were given.
 //
 //===----------------------------------------------------------------------===//
 #include "../../lib/Solve/Solvers.h"
@@ -71,6 +71,7 @@ TEST_CASE("peak sweeps pack within their capacity or fail, and always "
         options.peakSpacing = 64;
         options.repairNodes = 2000;
         options.coreNodes = 20000;
+        options.extraCores = 1;
         options.stats = &stats;
         std::optional<Offsets> packed = peakSweep(problem, capacity, options);
         INFO("seed " << seed << (awkward ? " awkward" : "") << ", capacity "
@@ -88,11 +89,13 @@ TEST_CASE("peak sweeps pack within their capacity or fail, and always "
   // Not a vacuous pass: most loose capacities pack, some tight ones beat
   // greedy-by-size, and the repairs ran.
   WARN("packed " << packedLoose << " loose, " << packedTight << " tight; "
-       << stats.cores << " cores, " << stats.repairs << " repairs");
+       << stats.cores << " cores, " << stats.repairs << " repairs, "
+       << stats.restarts << " restarts");
   CHECK(packedLoose >= 5);
   CHECK(packedTight >= 1);
   CHECK(stats.cores > 0);
   CHECK(stats.repairs > 0);
+  CHECK(stats.restarts > 0);
 }
 
 TEST_CASE("peak sweeps refuse capacities below a buffer and handle "
@@ -116,7 +119,7 @@ TEST_CASE("probing capacities by peak sweeps never returns a worse "
           "packing",
           "[solve][sweep]") {
   for (uint64_t seed : {11, 12}) {
-    BufferProblem problem = randomTrace(5000, seed, seed == 12);
+    BufferProblem problem = randomTrace(3000, seed, seed == 12);
     Offsets greedy = greedyBySize(problem);
     Clock::time_point deadline = Clock::now() + std::chrono::minutes(2);
     Offsets lowered = lowerByPeakSweeps(problem, greedy, lowerBound(problem),
