@@ -386,6 +386,24 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   return entry;
 }
 
+FailureOr<int64_t> planHeap(func::FuncOp func,
+                            const FunctionPlanOptions &options,
+                            PlanFailure *why) {
+  // planFunction's solve and reorder, nothing else.
+  PlanFailure failure = PlanFailure::Internal;
+  FailureOr<Solved> solved =
+      solveInCurrentOrder(func, options.liveness, options.solve, failure);
+  if (mlir::succeeded(solved) && options.reorder &&
+      mlir::failed(tryReorder(func, options, *solved, failure)))
+    solved = mlir::failure();
+  if (mlir::failed(solved)) {
+    if (why)
+      *why = failure;
+    return mlir::failure();
+  }
+  return solved->plan.heap;
+}
+
 FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
                                   FunctionBuffers buffers, Plan plan,
                                   BinAssignment binOf,

@@ -88,18 +88,20 @@ public:
     int begin = std::max(0, segment - radius),
         end = std::min(numSegments, segment + radius + 1);
     int busiest = segment;
-    for (int s = begin; s < end; ++s) {
-      bool covered = llvm::any_of(coreRanges, [&](std::pair<int, int> core) {
-        return core.first <= s && s < core.second;
-      });
-      if (!covered && (busiest == segment || load[s] > load[busiest]))
+    for (int s = begin; s < end; ++s)
+      if (!covered(s) && (busiest == segment || load[s] > load[busiest]))
         busiest = s;
-    }
     return busiest;
   }
 
 private:
   bool live(size_t i) const { return spans[i].first < spans[i].second; }
+  /// Some core's range holds segment `s`.
+  bool covered(int s) const {
+    return llvm::any_of(coreRanges, [&](std::pair<int, int> core) {
+      return core.first <= s && s < core.second;
+    });
+  }
   /// Placed buffers live somewhere in segments [begin, end).
   std::vector<size_t> placedDuring(int begin, int end) const;
   /// Packs the core around `peak`; its segment range, or nothing if it
@@ -201,33 +203,28 @@ std::optional<Offsets> PeakSweep::run() {
       bySegment.push_back(s);
   std::stable_sort(bySegment.begin(), bySegment.end(),
                    [&](int a, int b) { return load[a] > load[b]; });
-  std::vector<std::pair<int, int>> &cores = coreRanges;
   std::vector<int> peaks;
+  auto addCore = [&](int peak) {
+    std::optional<std::pair<int, int>> core = packCore(peak);
+    if (!core || !timeLeft())
+      return false;
+    coreRanges.push_back(*core);
+    peaks.push_back(peak);
+    return true;
+  };
   for (int s : bySegment) {
-    if (load[s] < hot || peaks.size() >= size_t(options.maxPeaks))
+    if (peaks.size() >= size_t(options.maxPeaks))
       break;
-    if (llvm::any_of(peaks, [&](int peak) {
-          return std::abs(peak - s) <=
-                 2 * options.coreRadius + options.peakSpacing;
-        }))
-      continue;
-    std::optional<std::pair<int, int>> core = packCore(s);
-    if (!core || !timeLeft())
+    bool farFromOthers = llvm::none_of(peaks, [&](int peak) {
+      return std::abs(peak - s) <= 2 * options.coreRadius + options.peakSpacing;
+    });
+    if (farFromOthers && !addCore(s))
       return std::nullopt;
-    cores.push_back(*core);
-    peaks.push_back(s);
   }
-  for (int s : forcedPeaks) {
-    if (llvm::any_of(cores, [&](std::pair<int, int> core) {
-          return core.first <= s && s < core.second;
-        }))
-      continue;
-    std::optional<std::pair<int, int>> core = packCore(s);
-    if (!core || !timeLeft())
+  for (int s : forcedPeaks)
+    if (!covered(s) && !addCore(s))
       return std::nullopt;
-    cores.push_back(*core);
-    peaks.push_back(s);
-  }
+  const std::vector<std::pair<int, int>> &cores = coreRanges;
   std::vector<size_t> byPosition(peaks.size());
   std::iota(byPosition.begin(), byPosition.end(), 0);
   std::sort(byPosition.begin(), byPosition.end(),

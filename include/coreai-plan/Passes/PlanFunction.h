@@ -103,6 +103,14 @@ mlir::FailureOr<PlannedEntry> planFunction(mlir::func::FuncOp func,
                                            const FunctionPlanOptions &options,
                                            PlanFailure *why = nullptr);
 
+/// The heap planFunction would give `func` (reordering it the same way),
+/// for callers that only compare heaps: without the annotations, the
+/// replay, the heap limit and the second solve that measures the in-place
+/// saving. The plan it measures is verified (solve() always does).
+mlir::FailureOr<int64_t> planHeap(mlir::func::FuncOp func,
+                                  const FunctionPlanOptions &options,
+                                  PlanFailure *why = nullptr);
+
 /// Annotates `func` with a plan made elsewhere for `buffers` (computed from
 /// `func` in its current op order with `options.liveness`), each buffer in
 /// the region `binOf` gives (Borrow.h; empty: all in the heap; the bins are
