@@ -1321,8 +1321,10 @@ LogicalResult importProgram(ModuleOp module, llvm::StringRef archive,
     model = llvm::sys::path::stem(archive);
   module->setAttr("coreai.model", b.getStringAttr(model));
   Object config;
-  config["archive"] = llvm::sys::path::filename(archive).str();
-  config["member"] = member.path;
+  // Names come from the file system and the zip directory, not from JSON:
+  // they may be any bytes, and a JSON string must be UTF-8.
+  config["archive"] = llvm::json::fixUTF8(llvm::sys::path::filename(archive));
+  config["member"] = llvm::json::fixUTF8(member.path);
   if (auto torch = program->getString("torch_version"))
     config["torch_version"] = torch->str();
   if (const Object *version = program->getObject("schema_version"))

@@ -190,6 +190,12 @@ def main():
         open(out, "w").write("module {}\n")
     elif name == "no-model":
         write(out)
+    elif name == "member-not-utf8":
+        # The model member's name with a byte that is not UTF-8 (zip names
+        # are raw bytes); same length, so only the names change.
+        write(out + ".plain", members={"Xase/models/model.json": json.dumps(mlp().json())})
+        data = open(out + ".plain", "rb").read()
+        open(out, "wb").write(data.replace(b"Xase/models", b"\xeaase/models"))
     elif name == "truncated":
         write(out + ".full", mlp())
         data = open(out + ".full", "rb").read()
