@@ -335,7 +335,6 @@ planParametricFunction(const PlanJob &job,
       return bundleError(PlanFailure::BadInput, "");
     FunctionPlanOptions aloneOptions = options;
     aloneOptions.chunk = s;
-    aloneOptions.maxHeap = 0;
     aloneOptions.solve = quietly(options.solve);
     PlanFailure why = PlanFailure::Internal;
     // Only the heap is compared: planHeap skips the replay, the annotation

@@ -181,13 +181,7 @@ MinimiseResult minimiseHeap(const BufferProblem &problem, Offsets start,
   MinimiseResult result;
   result.offsets = std::move(start);
   result.heap = heapOf(problem, result.offsets);
-  // Canonical offsets are sums of sizes, rounded up to alignments, so every
-  // heap a probe can find or rule out is a multiple of this.
-  int64_t grain = 0;
-  for (const Buffer &b : problem.buffers)
-    grain = std::gcd(grain, b.alignment > 1 ? std::gcd(b.size, b.alignment)
-                                            : b.size);
-  grain = std::max<int64_t>(grain, 1);
+  int64_t grain = heapGrain(problem);
   int64_t low = (lowerBound + grain - 1) / grain * grain;
 
   ProbeScheduleOptions schedule;

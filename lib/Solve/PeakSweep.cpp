@@ -43,10 +43,11 @@ int64_t alignDown(int64_t value, int64_t alignment) {
 
 class PeakSweep {
 public:
-  PeakSweep(const BufferProblem &problem, int64_t capacity,
-            const PeakSweepOptions &options)
-      : buffers(problem.buffers), capacity(capacity), options(options),
-        offsets(buffers.size(), -1) {
+  /// What does not depend on the capacity, computed once for every probe
+  /// and restart.
+  PeakSweep(const BufferProblem &problem, const PeakSweepOptions &options)
+      : buffers(problem.buffers), options(options),
+        unplacedOffsets(buffers.size(), -1) {
     TimeAxis axis(problem);
     numSegments = std::max(1, axis.numSegments());
     load.assign(numSegments + 1, 0);
@@ -54,7 +55,7 @@ public:
     for (size_t i = 0; i < buffers.size(); ++i) {
       const Buffer &b = buffers[i];
       if (b.size == 0 || b.start >= b.end) {
-        offsets[i] = 0; // Collides with nothing.
+        unplacedOffsets[i] = 0; // Collides with nothing.
         spans[i] = {0, 0};
         continue;
       }
@@ -73,15 +74,13 @@ public:
       longest = std::max(longest, end - start);
   }
 
+  /// A packing within `capacity`, or nothing (peakSweep in Solvers.h).
+  std::optional<Offsets> pack(int64_t capacity);
+
+private:
+  /// One attempt with the current forced and widened cores; on a failed
+  /// sweep, failedAt says where it gave up.
   std::optional<Offsets> run();
-  /// Where the last failed sweep gave up (a segment), or -1.
-  int failedAt = -1;
-  /// Peaks to core besides the chosen ones (where earlier runs failed).
-  std::vector<int> forcedPeaks;
-  /// Ranges of segments a core grows to cover when its peak lies in one
-  /// (where earlier runs failed next to it).
-  std::vector<std::pair<int, int>> widened;
-  const std::vector<std::pair<int, int>> &cores() const { return coreRanges; }
   /// The busiest segment within `radius` of `segment` that no core
   /// covers (`segment` itself if every one is covered).
   int busiestNear(int segment, int radius) const {
@@ -93,8 +92,6 @@ public:
         busiest = s;
     return busiest;
   }
-
-private:
   bool live(size_t i) const { return spans[i].first < spans[i].second; }
   /// Some core's range holds segment `s`.
   bool covered(int s) const {
@@ -102,8 +99,12 @@ private:
       return core.first <= s && s < core.second;
     });
   }
-  /// Placed buffers live somewhere in segments [begin, end).
-  std::vector<size_t> placedDuring(int begin, int end) const;
+  /// The placed (or the unplaced) buffers live somewhere in segments
+  /// [begin, end).
+  std::vector<size_t> buffersDuring(int begin, int end, bool placed) const;
+  std::vector<size_t> placedDuring(int begin, int end) const {
+    return buffersDuring(begin, end, true);
+  }
   /// Packs the core around `peak`; its segment range, or nothing if it
   /// did not pack.
   std::optional<std::pair<int, int>> packCore(int peak);
@@ -111,8 +112,9 @@ private:
   bool timeLeft() const { return Clock::now() < options.deadline; }
 
   const std::vector<Buffer> &buffers;
-  int64_t capacity;
   const PeakSweepOptions &options;
+  Offsets unplacedOffsets;
+  int64_t capacity = 0;
   Offsets offsets;
   int numSegments = 1;
   std::vector<int64_t> load;
@@ -120,15 +122,24 @@ private:
   std::vector<size_t> byStart;
   int longest = 0;
   std::vector<std::pair<int, int>> coreRanges; // [from, to) segments.
+  /// Where the last failed sweep gave up (a segment), or -1.
+  int failedAt = -1;
+  /// Peaks to core besides the chosen ones (where earlier runs failed).
+  std::vector<int> forcedPeaks;
+  /// Ranges of segments a core grows to cover when its peak lies in one
+  /// (where earlier runs failed next to it).
+  std::vector<std::pair<int, int>> widened;
 };
 
-std::vector<size_t> PeakSweep::placedDuring(int begin, int end) const {
+std::vector<size_t> PeakSweep::buffersDuring(int begin, int end,
+                                             bool placed) const {
   std::vector<size_t> found;
   auto first = std::lower_bound(
       byStart.begin(), byStart.end(), begin - longest,
       [&](size_t i, int s) { return spans[i].first < s; });
   for (auto it = first; it != byStart.end() && spans[*it].first < end; ++it)
-    if (live(*it) && offsets[*it] >= 0 && spans[*it].second > begin)
+    if (live(*it) && (offsets[*it] >= 0) == placed &&
+        spans[*it].second > begin)
       found.push_back(*it);
   return found;
 }
@@ -146,13 +157,7 @@ std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
         from = std::min(from, begin);
         to = std::max(to, end);
       }
-    core.clear();
-    auto first = std::lower_bound(
-        byStart.begin(), byStart.end(), from - longest,
-        [&](size_t i, int s) { return spans[i].first < s; });
-    for (auto it = first; it != byStart.end() && spans[*it].first < to; ++it)
-      if (live(*it) && offsets[*it] < 0 && spans[*it].second > from)
-        core.push_back(*it);
+    core = buffersDuring(from, to, /*placed=*/false);
     if (core.size() <= size_t(options.maxCoreBuffers))
       break;
     if (radius == 0)
@@ -192,6 +197,9 @@ std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
 }
 
 std::optional<Offsets> PeakSweep::run() {
+  offsets = unplacedOffsets;
+  coreRanges.clear();
+  failedAt = -1;
   // Peaks, busiest first: a segment with at least peakShare of the
   // busiest load, far enough from the peaks before it that the cores stay
   // apart. Each core is packed around the ones before it.
@@ -504,33 +512,26 @@ bool PeakSweep::sweep(bool forward, std::vector<size_t> todo) {
   return true;
 }
 
-} // namespace
-
-std::optional<Offsets> peakSweep(const BufferProblem &problem,
-                                 int64_t capacity,
-                                 const PeakSweepOptions &options) {
-  for (const Buffer &b : problem.buffers)
+std::optional<Offsets> PeakSweep::pack(int64_t capacity) {
+  for (const Buffer &b : buffers)
     if (b.size > capacity)
       return std::nullopt;
+  this->capacity = capacity;
   // Where a sweep fails, the trace is busy too: the core next to it
   // grows over it, or a new core goes there, and the call starts again.
-  std::vector<int> forced;
-  std::vector<std::pair<int, int>> widened;
+  forcedPeaks.clear();
+  widened.clear();
   for (int attempt = 0;; ++attempt) {
-    PeakSweep sweep(problem, capacity, options);
-    sweep.forcedPeaks = forced;
-    sweep.widened = widened;
-    if (std::optional<Offsets> packed = sweep.run())
+    if (std::optional<Offsets> packed = run())
       return packed;
-    int failed = sweep.failedAt;
-    if (failed < 0 || attempt >= options.extraCores ||
-        Clock::now() >= options.deadline)
+    int failed = failedAt;
+    if (failed < 0 || attempt >= options.extraCores || !timeLeft())
       return std::nullopt;
     if (options.stats)
       ++options.stats->restarts;
     int reach = 2 * options.coreRadius;
     bool grew = false;
-    for (auto [from, to] : sweep.cores())
+    for (auto [from, to] : coreRanges)
       if (from - reach <= failed && failed < to + reach) {
         widened.push_back({std::min(from, failed - options.coreRadius),
                            std::max(to, failed + options.coreRadius + 1)});
@@ -538,19 +539,23 @@ std::optional<Offsets> peakSweep(const BufferProblem &problem,
         break;
       }
     if (!grew)
-      forced.push_back(sweep.busiestNear(
-          failed, options.repairBefore << options.repairGrowth));
+      forcedPeaks.push_back(
+          busiestNear(failed, options.repairBefore << options.repairGrowth));
   }
+}
+
+} // namespace
+
+std::optional<Offsets> peakSweep(const BufferProblem &problem,
+                                 int64_t capacity,
+                                 const PeakSweepOptions &options) {
+  return PeakSweep(problem, options).pack(capacity);
 }
 
 Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
                           int64_t bound, Clock::time_point firstDeadline,
                           Clock::time_point deadline) {
-  int64_t grain = 0;
-  for (const Buffer &b : problem.buffers)
-    grain = std::gcd(grain, b.alignment > 1 ? std::gcd(b.size, b.alignment)
-                                            : b.size);
-  grain = std::max<int64_t>(grain, 1);
+  int64_t grain = heapGrain(problem);
   auto onGrain = [&](int64_t capacity) {
     return std::max(bound, capacity / grain * grain);
   };
@@ -563,6 +568,7 @@ Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
   int64_t capacity = onGrain(bound + (heap - bound) / 4);
   PeakSweepOptions options;
   options.deadline = firstDeadline;
+  PeakSweep sweeper(problem, options); // Reads options.deadline as it moves.
   // Three failures in a row end the probes, or the first one if none has
   // packed yet: the sweep does not suit every trace (iopddl-S and -Y get
   // no core; on pangu at 1 s the time is better spent on greedy passes).
@@ -570,7 +576,7 @@ Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
   bool packedOnce = false;
   for (int failures = 0; failures < (packedOnce ? maxFailures : 1) &&
                          capacity < heap;) {
-    std::optional<Offsets> packed = peakSweep(problem, capacity, options);
+    std::optional<Offsets> packed = sweeper.pack(capacity);
     options.deadline = deadline;
     if (packed) {
       heap = heapOf(problem, *packed);

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <vector>
 
@@ -41,6 +42,17 @@ template <typename Runs> void sortAndMergeRuns(Runs &runs) {
       runs[++merged] = runs[k];
   }
   runs.resize(merged + 1);
+}
+
+/// Canonical offsets are sums of sizes rounded up to alignments, so every
+/// heap a packing needs (or that a search can rule out) is a multiple of
+/// this: the gcd of the sizes, with the alignments above 1; at least 1.
+inline int64_t heapGrain(const BufferProblem &problem) {
+  int64_t grain = 0;
+  for (const Buffer &b : problem.buffers)
+    grain = std::gcd(grain, b.alignment > 1 ? std::gcd(b.size, b.alignment)
+                                            : b.size);
+  return std::max<int64_t>(grain, 1);
 }
 
 /// How a greedy pass chooses among the free gaps a buffer fits into.

@@ -26,11 +26,7 @@ Offsets repackWindows(const BufferProblem &problem, Offsets offsets,
                       int64_t target, const WindowRepackOptions &options) {
   const std::vector<Buffer> &buffers = problem.buffers;
   size_t n = buffers.size();
-  int64_t grain = 0;
-  for (const Buffer &b : buffers)
-    grain = std::gcd(grain, b.alignment > 1 ? std::gcd(b.size, b.alignment)
-                                            : b.size);
-  grain = std::max<int64_t>(grain, 1);
+  int64_t grain = heapGrain(problem);
   int64_t heap = heapOf(problem, offsets);
   int64_t nodesLeft = options.nodeLimit;
   int64_t step = std::max(grain, (heap - target) / 4 / grain * grain);
