@@ -1,6 +1,8 @@
 //===- Dialects.cpp - The dialects coreai-plan reads ----------------------===//
 #include "coreai-plan/Passes/Dialects.h"
 
+#include "coreai-plan/Dialect/CoreAI.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,12 +16,20 @@
 namespace coreai {
 
 void registerInputDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::arith::ArithDialect,
+  registry.insert<CoreAIDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   mlir::tosa::TosaDialect>();
+  // Every graph has a func.func: loading coreai with func makes the
+  // dialect verify `coreai.*` attributes even in a file that names none
+  // of its attributes (a context loads dialects only when a parse needs
+  // them).
+  registry.addExtension(+[](mlir::MLIRContext *context,
+                            mlir::func::FuncDialect *) {
+    context->getOrLoadDialect<CoreAIDialect>();
+  });
 }
 
 } // namespace coreai

@@ -188,24 +188,6 @@ bool isMemRefAllocation(Operation *op) {
   return isa<memref::AllocOp, bufferization::CloneOp>(op);
 }
 
-/// Bits of one element, or 0 when its size is unknown.
-int64_t elementBits(Type type) {
-  if (isa<IndexType>(type))
-    return 64; // the targets we plan for have 64-bit index
-  if (type.isIntOrFloat())
-    return type.getIntOrFloatBitWidth();
-  if (auto complex = dyn_cast<ComplexType>(type))
-    return 2 * elementBits(complex.getElementType());
-  if (auto vector = dyn_cast<VectorType>(type)) {
-    int64_t bits = elementBits(vector.getElementType());
-    for (int64_t dim : vector.getShape())
-      if (ShapedType::isDynamic(dim) || llvm::MulOverflow(bits, dim, bits))
-        return 0;
-    return bits;
-  }
-  return 0;
-}
-
 } // namespace
 
 FailureOr<ResultClass> classifyResult(Operation *op, unsigned index) {
@@ -412,29 +394,6 @@ llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
 
 // i1 takes a byte per element, like torch.bool; narrower types pack;
 // wider ones take whole bytes each.
-std::optional<int64_t> bytesOf(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
-    return std::nullopt;
-  int64_t bits = elementBits(shaped.getElementType());
-  if (bits <= 0)
-    return std::nullopt;
-  int64_t elements = 1;
-  for (int64_t dim : shaped.getShape())
-    if (llvm::MulOverflow(elements, dim, elements))
-      return std::nullopt;
-  int64_t bytes;
-  if (bits == 1)
-    return elements;
-  if (bits < 8)
-    return llvm::MulOverflow(elements, bits, bytes)
-               ? std::nullopt
-               : std::optional<int64_t>((bytes + 7) / 8);
-  if (llvm::MulOverflow(elements, (bits + 7) / 8, bytes))
-    return std::nullopt;
-  return bytes;
-}
-
 Value viewRoot(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();

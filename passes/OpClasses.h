@@ -9,6 +9,7 @@
 #ifndef COREAI_PLAN_PASSES_OPCLASSES_H
 #define COREAI_PLAN_PASSES_OPCLASSES_H
 
+#include "coreai-plan/Dialect/CoreAI.h" // bytesOf, elementBits
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -80,10 +81,6 @@ llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(mlir::Operation *op);
 /// `index_copy`, the `*_scatter` ops), which run in place by writing only
 /// the replaced elements.
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(mlir::Operation *op);
-
-/// Bytes of a statically shaped tensor or memref type, or std::nullopt
-/// (dynamic, unknown element size, overflow). Quiet: byteSize reports.
-std::optional<int64_t> bytesOf(mlir::Type type);
 
 /// Operands that only free memory (memref.dealloc): not uses.
 bool onlyFrees(mlir::Operation *op);

@@ -4,6 +4,7 @@
 #include "OpClasses.h"
 #include "Printing.h"
 
+#include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Verify.h"
@@ -21,156 +22,100 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-constexpr llvm::StringLiteral offsetsAttr = "coreai.offsets";
-constexpr llvm::StringLiteral sizesAttr = "coreai.sizes";
-constexpr llvm::StringLiteral inPlaceAttr = "coreai.in_place";
-constexpr llvm::StringLiteral planAttr = "coreai.plan";
-constexpr llvm::StringLiteral outputAttr = "coreai.output";
-constexpr llvm::StringLiteral stateAttr = "coreai.state";
-constexpr llvm::StringLiteral borrowAttr = "coreai.borrow";
-
-/// An annotation on a result that does not own heap bytes: the bytes of a
-/// zero-element tensor (0), or -1 (a view, an argument, an output, a
-/// constant).
-int64_t unplannedSize(Value result) {
-  auto shaped = dyn_cast<ShapedType>(result.getType());
-  if (shaped && shaped.hasRank() && llvm::is_contained(shaped.getShape(), 0))
-    return 0;
-  return -1;
-}
+/// The placement of a result that owns no heap bytes of its own until the
+/// plan says otherwise: a view, an argument, an output, a constant or a
+/// zero-element tensor.
+Placement unplaced() { return Placement{}; }
 
 /// The operand of `op` through which it read the buffer it wrote over: the
 /// one operand in buffer `b` (liveness refuses reuse when there are more).
-int64_t inPlaceOperand(Operation *op, const FunctionBuffers &buffers,
-                       size_t b) {
+std::optional<int64_t> inPlaceOperand(Operation *op,
+                                      const FunctionBuffers &buffers,
+                                      size_t b) {
   for (OpOperand &operand : op->getOpOperands())
     if (llvm::is_contained(buffers.values[b], operand.get()))
       return operand.getOperandNumber();
-  return -1;
+  return std::nullopt;
 }
 
 void clearAnnotations(func::FuncOp func) {
-  func->removeAttr(planAttr);
-  func.walk([](Operation *op) {
-    op->removeAttr(offsetsAttr);
-    op->removeAttr(sizesAttr);
-    op->removeAttr(inPlaceAttr);
-    op->removeAttr(outputAttr);
-    op->removeAttr(stateAttr);
-    op->removeAttr(borrowAttr);
-  });
+  func->removeAttr(attr::plan);
+  func.walk([](Operation *op) { op->removeAttr(attr::placement); });
 }
 
-/// `coreai.offsets` / `coreai.sizes` (one entry per result) on every op
-/// with a result owning heap bytes, `coreai.in_place` (the operand each
-/// result was written over, or -1) on ops that reuse an operand, and
-/// `coreai.output` / `coreai.state` (the output position or state argument
-/// whose storage holds each result, or -1) on ops placed there. A result
-/// borrowed in an output's storage has `coreai.borrow` (that output's
-/// position, -1 for results in the heap) and its offsets are inside it.
+/// One `coreai.placement` (an entry per result) on every op with a result
+/// the plan places: in the heap (`#coreai.heap`, with the operand it was
+/// written over when in place), in an output's storage lent as scratch
+/// (`#coreai.lent`), built in an output (`#coreai.output`) or written into
+/// a state argument (`#coreai.state`); the op's other results are
+/// `#coreai.none`.
 void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
                  const BinAssignment &binOf) {
-  struct Annotation {
-    llvm::SmallVector<int64_t, 1> offsets, sizes, inPlace, output, state,
-        borrow;
-    bool anyHeap = false, anyInPlace = false, anyOutput = false,
-         anyState = false, anyBorrow = false;
-  };
-  llvm::DenseMap<Operation *, Annotation> annotations;
+  llvm::DenseMap<Operation *, llvm::SmallVector<Placement, 1>> placements;
   std::vector<Operation *> order; // first-annotated order: deterministic
-  auto annotationOf = [&](OpResult result) -> Annotation & {
+  auto placementOf = [&](OpResult result) -> Placement & {
     Operation *op = result.getOwner();
-    auto [it, inserted] = annotations.try_emplace(op);
+    auto [it, inserted] = placements.try_emplace(op);
     if (inserted) {
       order.push_back(op);
-      for (Value other : op->getResults()) {
-        it->second.offsets.push_back(-1);
-        it->second.sizes.push_back(unplannedSize(other));
-        it->second.inPlace.push_back(-1);
-        it->second.output.push_back(-1);
-        it->second.state.push_back(-1);
-        it->second.borrow.push_back(-1);
-      }
+      it->second.assign(op->getNumResults(), unplaced());
     }
-    return it->second;
+    return it->second[result.getResultNumber()];
   };
   for (size_t b = 0; b < buffers.values.size(); ++b) {
     for (unsigned owner = 0; owner < buffers.owners[b]; ++owner) {
       auto result = cast<OpResult>(buffers.values[b][owner]);
-      Annotation &annotation = annotationOf(result);
-      unsigned i = result.getResultNumber();
-      annotation.anyHeap = true;
-      annotation.offsets[i] = plan.offsets[b];
-      annotation.sizes[i] = buffers.problem.buffers[b].size;
+      Placement &placement = placementOf(result);
+      placement.kind = Placement::Kind::Heap;
+      placement.offset = plan.offsets[b];
+      placement.size = buffers.problem.buffers[b].size;
       if (!binOf.empty() && binOf[b] >= 0) {
-        annotation.borrow[i] = buffers.bins[binOf[b]].output;
-        annotation.anyBorrow = true;
+        placement.kind = Placement::Kind::Lent;
+        placement.output = buffers.bins[binOf[b]].output;
       }
-      if (owner > 0) {
-        annotation.inPlace[i] = inPlaceOperand(result.getOwner(), buffers, b);
-        annotation.anyInPlace = true;
-      }
+      if (owner > 0)
+        placement.inPlaceOperand =
+            inPlaceOperand(result.getOwner(), buffers, b);
     }
   }
   for (const FunctionBuffers::External &placed : buffers.external) {
     auto result = dyn_cast<OpResult>(placed.value);
     if (!result)
       continue;
-    Annotation &annotation = annotationOf(result);
-    unsigned i = result.getResultNumber();
-    (placed.inState ? annotation.state : annotation.output)[i] = placed.index;
-    (placed.inState ? annotation.anyState : annotation.anyOutput) = true;
+    Placement &placement = placementOf(result);
+    placement.kind =
+        placed.inState ? Placement::Kind::State : Placement::Kind::Output;
+    (placed.inState ? placement.argument : placement.output) = placed.index;
   }
   for (Operation *op : order) {
-    const Annotation &annotation = annotations.find(op)->second;
-    Builder builder(op->getContext());
-    if (annotation.anyHeap) {
-      op->setAttr(offsetsAttr,
-                  builder.getDenseI64ArrayAttr(annotation.offsets));
-      op->setAttr(sizesAttr, builder.getDenseI64ArrayAttr(annotation.sizes));
-    }
-    if (annotation.anyInPlace)
-      op->setAttr(inPlaceAttr,
-                  builder.getDenseI64ArrayAttr(annotation.inPlace));
-    if (annotation.anyOutput)
-      op->setAttr(outputAttr, builder.getDenseI64ArrayAttr(annotation.output));
-    if (annotation.anyState)
-      op->setAttr(stateAttr, builder.getDenseI64ArrayAttr(annotation.state));
-    if (annotation.anyBorrow)
-      op->setAttr(borrowAttr, builder.getDenseI64ArrayAttr(annotation.borrow));
+    llvm::SmallVector<Attribute, 1> attrs;
+    for (const Placement &placement : placements.find(op)->second)
+      attrs.push_back(placementAttr(op->getContext(), placement));
+    op->setAttr(attr::placement, ArrayAttr::get(op->getContext(), attrs));
   }
 }
 
 void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
                       bool inPlace, std::optional<bool> reordered) {
-  Builder builder(func.getContext());
-  llvm::SmallVector<NamedAttribute> fields = {
-      builder.getNamedAttr("heap", builder.getI64IntegerAttr(entry.plan.heap)),
-      builder.getNamedAttr("lower_bound",
-                           builder.getI64IntegerAttr(entry.plan.lowerBound)),
-      builder.getNamedAttr("alignment",
-                           builder.getI64IntegerAttr(entry.alignment)),
-      builder.getNamedAttr("buffers", builder.getI64IntegerAttr(
-                                          entry.problem.buffers.size())),
-      builder.getNamedAttr("algorithm",
-                           builder.getStringAttr(entry.plan.algorithm)),
-      builder.getNamedAttr("optimal", builder.getBoolAttr(entry.plan.optimal)),
-  };
-  if (inPlace)
-    fields.push_back(builder.getNamedAttr(
-        "in_place_saved", builder.getI64IntegerAttr(entry.inPlaceSavedBytes)));
+  MLIRContext *context = func.getContext();
+  std::optional<int64_t> borrowed;
   if (!entry.outputBins.empty()) {
-    int64_t borrowed = 0;
+    borrowed = 0;
     for (size_t b = 0; b < entry.binOf.size(); ++b)
       if (entry.binOf[b] >= 0)
-        borrowed += entry.problem.buffers[b].size;
-    fields.push_back(builder.getNamedAttr(
-        "borrowed_bytes", builder.getI64IntegerAttr(borrowed)));
+        *borrowed += entry.problem.buffers[b].size;
   }
-  if (reordered)
-    fields.push_back(
-        builder.getNamedAttr("reordered", builder.getBoolAttr(*reordered)));
-  func->setAttr(planAttr, builder.getDictionaryAttr(fields));
+  BoolAttr reorderedAttr =
+      reordered ? BoolAttr::get(context, *reordered) : BoolAttr();
+  func->setAttr(attr::plan,
+                PlanAttr::get(context, entry.plan.heap, entry.plan.lowerBound,
+                              entry.alignment, entry.problem.buffers.size(),
+                              entry.plan.algorithm,
+                              BoolAttr::get(context, entry.plan.optimal),
+                              inPlace ? std::optional<int64_t>(
+                                            entry.inPlaceSavedBytes)
+                                      : std::nullopt,
+                              borrowed, reorderedAttr));
 }
 
 struct SolvedPlan {
@@ -436,10 +381,10 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
 }
 
 int64_t sequenceLengthOf(mlir::func::FuncOp func) {
-  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>("coreai.seq_len"))
+  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>(attr::seqLen))
     return seqLen.getInt();
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, "coreai.name");
+    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, attr::name);
     auto type =
         llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
     if (name && name.getValue() == "input_ids" && type &&

@@ -13,6 +13,7 @@
 #include "OpClasses.h"
 #include "Printing.h"
 
+#include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Options.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 
@@ -40,15 +41,6 @@ Operation *returnOf(func::FuncOp func) {
   return &body.back();
 }
 
-/// One result's placement as the annotations state it.
-struct Placement {
-  int64_t offset = -1, size = -1, output = -1, state = -1;
-  bool hasSize = false;
-  /// Borrowed scratch (coreai.borrow): the offset is inside this output's
-  /// storage, not the heap.
-  int64_t borrow = -1;
-};
-
 /// What the replay knows of a value beyond replay::Value.
 struct ValueFacts {
   unsigned root;    ///< the value whose bytes these are (through views)
@@ -67,7 +59,6 @@ public:
 private:
   LogicalResult addArguments();
   LogicalResult addStep(Operation *top);
-  FailureOr<Placement> placementOf(Operation *op, unsigned index);
   LogicalResult define(Operation *op, unsigned index, replay::Step &step);
   std::optional<replay::Location> locate(Operation *op, Value value,
                                          int64_t bytes,
@@ -134,8 +125,8 @@ LogicalResult ProgramBuilder::addArguments() {
     if (!bytes || *bytes == 0)
       continue; // scalars live in registers
     unsigned index = argument.getArgNumber();
-    auto kind = func.getArgAttrOfType<StringAttr>(index, "coreai.kind");
-    auto name = func.getArgAttrOfType<StringAttr>(index, "coreai.name");
+    auto kind = func.getArgAttrOfType<StringAttr>(index, attr::kind);
+    auto name = func.getArgAttrOfType<StringAttr>(index, attr::name);
     std::string label = "argument " + std::to_string(index);
     if (name)
       label += " (" + name.getValue().str() + ")";
@@ -157,89 +148,47 @@ unsigned ProgramBuilder::outputStorage(unsigned position) {
   return it->second;
 }
 
-FailureOr<Placement> ProgramBuilder::placementOf(Operation *op,
-                                                 unsigned index) {
-  Placement placement;
-  for (auto [name, field] :
-       {std::pair<StringRef, int64_t *>{"coreai.offsets", &placement.offset},
-        {"coreai.sizes", &placement.size},
-        {"coreai.output", &placement.output},
-        {"coreai.state", &placement.state},
-        {"coreai.borrow", &placement.borrow}}) {
-    Attribute attr = op->getAttr(name);
-    if (!attr)
-      continue;
-    auto array = dyn_cast<DenseI64ArrayAttr>(attr);
-    if (!array || array.size() != int64_t(op->getNumResults()))
-      return op->emitError("'")
-             << name << "' must be an array<i64> with one entry per result ("
-             << op->getNumResults() << ")";
-    *field = array[index];
-    if (name == "coreai.sizes")
-      placement.hasSize = true;
-  }
-  return placement;
-}
-
 /// Where the value's `bytes` (from its type) are, checking that the plan
 /// names at most one place, aligned, with the type's size.
 std::optional<replay::Location>
 ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
                        const Placement &placement) {
   std::string name = nameOf(value);
-  if (placement.hasSize && placement.size != bytes &&
-      !(placement.offset < 0 && placement.size == -1))
-    violate(op, llvm::formatv("'coreai.sizes' gives {0} {1} bytes, but its "
-                              "type {2} takes {3}",
+  bool inBytes = placement.kind == Placement::Kind::Heap ||
+                 placement.kind == Placement::Kind::Lent;
+  if (inBytes && placement.size != bytes)
+    violate(op, llvm::formatv("'coreai.placement' gives {0} {1} bytes, but "
+                              "its type {2} takes {3}",
                               name, placement.size, value.getType(), bytes));
-  for (auto [field, label] : {std::pair<int64_t, StringRef>{placement.offset,
-                                                             "offset"},
-                              {placement.output, "output"},
-                              {placement.state, "state"},
-                              {placement.borrow, "borrowed output"}})
-    if (field < -1)
-      violate(op, llvm::formatv("{0} has {1} {2}: only -1 means none", name,
-                                label, field));
-  int places = (placement.offset >= 0) + (placement.output >= 0) +
-               (placement.state >= 0);
-  if (places > 1)
-    violate(op, llvm::formatv("{0} has {1} places (offset {2}, output {3}, "
-                              "state {4}): a value lives in one",
-                              name, places, placement.offset,
-                              placement.output, placement.state));
-  if (placement.borrow >= 0 && placement.offset < 0)
-    violate(op, llvm::formatv("{0} is borrowed in output {1} with no offset "
-                              "in it",
-                              name, placement.borrow));
   if (bytes == 0)
     return std::nullopt;
-  // Borrowed bytes share the output's shadow with the output's own value
+  // Lent bytes share the output's shadow with the output's own value
   // (which the plan places there: checkReturned), so that value's first
-  // write over a borrowed value still needed fails the replay.
-  if (placement.offset >= 0 && placement.borrow >= 0) {
+  // write over a lent value still needed fails the replay.
+  if (placement.kind == Placement::Kind::Lent) {
     if (placement.offset % alignment != 0)
       violate(op, llvm::formatv("{0} at offset {1} of output {2} is not "
                                 "aligned to {3} bytes",
-                                name, placement.offset, placement.borrow,
+                                name, placement.offset, placement.output,
                                 alignment));
-    return replay::Location{outputStorage(placement.borrow), placement.offset,
+    return replay::Location{outputStorage(placement.output), placement.offset,
                             bytes};
   }
-  if (placement.offset >= 0) {
+  if (placement.kind == Placement::Kind::Heap) {
     if (placement.offset % alignment != 0)
       violate(op, llvm::formatv("{0} at heap offset {1} is not aligned to "
                                 "{2} bytes",
                                 name, placement.offset, alignment));
     return replay::Location{0, placement.offset, bytes};
   }
-  if (placement.output >= 0)
+  if (placement.kind == Placement::Kind::Output)
     return replay::Location{outputStorage(placement.output), 0, bytes};
-  if (placement.state >= 0) {
-    auto storage = argumentStorage.find(placement.state);
+  if (placement.kind == Placement::Kind::State) {
+    auto storage = argumentStorage.find(placement.argument);
     if (storage == argumentStorage.end()) {
       violate(op, llvm::formatv("{0} is placed in argument {1}, which has "
                                 "no storage",
-                                name, placement.state));
+                                name, placement.argument));
       return std::nullopt;
     }
     if (!program.storages[storage->second].writable)
@@ -284,26 +233,23 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
   }
   if (cls->kind != ResultKind::Buffer)
     return success(); // scalars, constants, tensor.empty, foreign memrefs
-  FailureOr<Placement> placement = placementOf(op, index);
-  if (failed(placement))
-    return failure();
-  if (placement->state >= int64_t(func.getNumArguments()))
-    return op->emitError("'coreai.state' names argument ")
-           << placement->state << ", but the function has "
+  // The dialect checks the placement's form when a file is parsed
+  // (passes/Dialect/VerifyAttributes.cpp); a plan made in this process was
+  // not parsed, so the ranges the storages need are checked again.
+  Placement placement = placementOf(op, index);
+  if (placement.argument >= int64_t(func.getNumArguments()))
+    return op->emitError("'coreai.placement' names argument ")
+           << placement.argument << ", but the function has "
            << func.getNumArguments();
-  if (placement->borrow >= int64_t(func.getNumResults()))
-    return op->emitError("'coreai.borrow' names result ")
-           << placement->borrow << ", but the function has "
-           << func.getNumResults();
-  if (placement->output >= int64_t(func.getNumResults()))
-    return op->emitError("'coreai.output' names result ")
-           << placement->output << ", but the function has "
+  if (placement.output >= int64_t(func.getNumResults()))
+    return op->emitError("'coreai.placement' names output ")
+           << placement.output << ", but the function has "
            << func.getNumResults();
   std::optional<int64_t> bytes = bytesOf(result.getType());
   if (!bytes)
     return op->emitError("cannot size ")
            << nameOf(result) << " of type " << result.getType();
-  std::optional<replay::Location> at = locate(op, result, *bytes, *placement);
+  std::optional<replay::Location> at = locate(op, result, *bytes, placement);
   if (!at)
     return success();
   unsigned id = addValue(result, *at);
@@ -452,8 +398,8 @@ void ProgramBuilder::checkReturned() {
       continue;
     const replay::Value &value = program.values[id->second];
     unsigned storage = value.location.storage;
-    auto kind = func.getResultAttrOfType<StringAttr>(position, "coreai.kind");
-    auto name = func.getResultAttrOfType<StringAttr>(position, "coreai.name");
+    auto kind = func.getResultAttrOfType<StringAttr>(position, attr::kind);
+    auto name = func.getResultAttrOfType<StringAttr>(position, attr::name);
     bool isUpdate = kind && kind.getValue() == "state_update";
     if (auto output = outputPosition.find(storage);
         output != outputPosition.end()) {
@@ -467,7 +413,7 @@ void ProgramBuilder::checkReturned() {
     if (statesWritten.contains(storage)) {
       unsigned argument = stateArgument.lookup(storage);
       auto stateName =
-          func.getArgAttrOfType<StringAttr>(argument, "coreai.name");
+          func.getArgAttrOfType<StringAttr>(argument, attr::name);
       if (!isUpdate || !name || name != stateName)
         violate(terminator,
                 llvm::formatv("result {0} ({1}) is {2}, which sits in the "
@@ -499,17 +445,15 @@ void ProgramBuilder::checkReturned() {
 
 FailureOr<replay::Program>
 ProgramBuilder::build(std::optional<std::string> &found) {
-  auto plan = func->getAttrOfType<DictionaryAttr>("coreai.plan");
-  auto heap = plan ? plan.getAs<IntegerAttr>("heap") : IntegerAttr();
-  if (!heap)
+  auto plan = func->getAttrOfType<PlanAttr>(attr::plan);
+  if (!plan)
     return func.emitError("@")
            << func.getSymName()
-           << " has no 'coreai.plan' with a heap: plan it first";
+           << " has no 'coreai.plan' (#coreai.plan): plan it first";
   if (!func.getBody().hasOneBlock())
     return func.emitError("@") << func.getSymName()
                                << " has more than one block";
-  auto planAlignment = plan.getAs<IntegerAttr>("alignment");
-  alignment = planAlignment ? planAlignment.getInt() : 1;
+  alignment = plan.getAlignment();
   if (!isValidAlignment(alignment))
     violate(nullptr, llvm::formatv("its alignment {0} is not a power of two",
                                    alignment));
@@ -520,7 +464,7 @@ ProgramBuilder::build(std::optional<std::string> &found) {
   }
   alignment = std::max<int64_t>(alignment, std::max<int64_t>(
                                                options.alignment, 1));
-  addStorage("heap", heap.getInt(), true);
+  addStorage("heap", plan.getHeap(), true);
   Block &body = func.getBody().front();
   if (failed(addArguments()))
     return failure();

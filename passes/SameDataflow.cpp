@@ -24,17 +24,16 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "coreai-plan/Dialect/CoreAI.h"
+
 using namespace mlir;
 
 namespace coreai {
 namespace {
 
-/// Attributes planning writes; everything else must be as in the original.
-bool isPlanAnnotation(StringRef name) {
-  return name == "coreai.offsets" || name == "coreai.sizes" ||
-         name == "coreai.in_place" || name == "coreai.output" ||
-         name == "coreai.state" || name == "coreai.borrow";
-}
+/// The attribute planning writes on ops; everything else must be as in
+/// the original.
+bool isPlanAnnotation(StringRef name) { return name == attr::placement; }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {
   SmallVector<NamedAttribute> kept;

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Passes/Passes.h"
+
+#include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -35,13 +37,13 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
     }
     bool failedAny = false, replayedAny = false;
     for (auto func : module.getOps<mlir::func::FuncOp>()) {
-      if (!func->hasAttr("coreai.plan"))
+      if (!func->hasAttr(coreai::attr::plan))
         continue;
       replayedAny = true;
       ReplayOptions options;
       options.alignment = alignment;
       if (originalModule) {
-        auto entry = func->getAttrOfType<mlir::StringAttr>("coreai.entry");
+        auto entry = func->getAttrOfType<mlir::StringAttr>(coreai::attr::entry);
         llvm::StringRef name = entry ? entry.getValue() : func.getSymName();
         options.original =
             originalModule->lookupSymbol<mlir::func::FuncOp>(name);

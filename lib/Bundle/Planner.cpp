@@ -1,6 +1,8 @@
 //===- Planner.cpp - Planning a bundle: entries x S -> manifest -----------===//
 #include "coreai-plan/Bundle/Planner.h"
 
+#include "coreai-plan/Dialect/CoreAI.h"
+
 #include "ParametricFunction.h"
 
 #include "coreai-plan/Import/ExportArchive.h"
@@ -471,8 +473,8 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   clone.setSymName(job.plannedName);
   current->planned->push_back(clone);
   mlir::Builder builder(context.get());
-  clone->setAttr("coreai.entry", builder.getStringAttr(source.getSymName()));
-  clone->setAttr("coreai.seq_len", builder.getI64IntegerAttr(job.chunk));
+  clone->setAttr(coreai::attr::entry, builder.getStringAttr(source.getSymName()));
+  clone->setAttr(coreai::attr::seqLen, builder.getI64IntegerAttr(job.chunk));
   if (job.dynamic) {
     if (observer)
       observer->stage(job, "specialising");
@@ -515,9 +517,9 @@ llvm::Expected<std::string> Planner::plannedModuleText() {
     return std::string();
   mlir::ModuleOp planned = *current->planned;
   mlir::Builder builder(context.get());
-  planned->setAttr("coreai.plan.target",
+  planned->setAttr(coreai::attr::planTarget,
                    builder.getStringAttr(result.target.name));
-  planned->setAttr("coreai.plan.heap",
+  planned->setAttr(coreai::attr::planHeap,
                    builder.getI64IntegerAttr(current->plannedHeap));
   if (failed(mlir::verify(planned)))
     return bundleError(PlanFailure::Internal, "the planned module of '" +

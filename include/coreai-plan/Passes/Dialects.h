@@ -6,7 +6,8 @@
 
 namespace coreai {
 
-/// The upstream dialects a user's graph may bring: func, arith, math,
+/// The coreai dialect (the planned IR's attributes) and the upstream
+/// dialects a user's graph may bring: func, arith, math,
 /// tensor, tosa, linalg, scf, memref, bufferization. Exported torch graphs
 /// are generic-form ops of unregistered dialects on top of these.
 void registerInputDialects(mlir::DialectRegistry &registry);

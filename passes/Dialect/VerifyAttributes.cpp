@@ -1,0 +1,195 @@
+//===- VerifyAttributes.cpp - Checks of every coreai.* attribute ----------===//
+//
+// MLIR calls these hooks for each attribute whose name starts with
+// `coreai.`, on ops, function arguments and function results, when a file
+// is parsed and after every pass. A placement must be one per result, in
+// range of its op and function, with the byte size of the result's type;
+// the exporter's conventions must have the form the importer documents;
+// the old placement arrays and unknown names are refused by name.
+//
+//===----------------------------------------------------------------------===//
+#include "coreai-plan/Dialect/CoreAI.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+/// The names of the placement arrays this project wrote before the
+/// dialect (one `array<i64>` slot per result).
+bool isOldPlacementName(StringRef name) {
+  return llvm::is_contained({"coreai.offsets", "coreai.sizes",
+                             "coreai.in_place", "coreai.output",
+                             "coreai.state", "coreai.borrow"},
+                            name);
+}
+
+LogicalResult refuseOldPlacement(Operation *op, StringRef name) {
+  return op->emitError("'")
+         << name
+         << "' is the old placement form (one array slot per result); this "
+            "coreai-plan reads one 'coreai.placement' per op: plan the "
+            "graph again";
+}
+
+template <typename AttrT>
+LogicalResult expect(Operation *op, NamedAttribute attribute,
+                     StringRef what) {
+  if (isa<AttrT>(attribute.getValue()))
+    return success();
+  return op->emitError("'") << attribute.getName().getValue() << "' must be "
+                            << what << ", got " << attribute.getValue();
+}
+
+/// Checks one result's placement against the op and its function.
+LogicalResult checkPlacement(Operation *op, unsigned index,
+                             const Placement &placement) {
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  int64_t results = function ? int64_t(function.getResultTypes().size()) : 0;
+  int64_t arguments = function ? int64_t(function.getArgumentTypes().size())
+                               : 0;
+  auto fail = [&]() {
+    return op->emitError("'coreai.placement' of result ") << index << ": ";
+  };
+  if (placement.output >= 0 && placement.output >= results)
+    return fail() << "names output " << placement.output
+                  << ", but the function has " << results;
+  if (placement.argument >= 0 && placement.argument >= arguments)
+    return fail() << "names argument " << placement.argument
+                  << ", but the function has " << arguments;
+  if (placement.inPlaceOperand &&
+      *placement.inPlaceOperand >= int64_t(op->getNumOperands()))
+    return fail() << "is in place over operand " << *placement.inPlaceOperand
+                  << ", but the op has " << op->getNumOperands();
+  bool hasBytes = placement.kind == Placement::Kind::Heap ||
+                  placement.kind == Placement::Kind::Lent;
+  Type type = op->getResult(index).getType();
+  std::optional<int64_t> bytes = bytesOf(type);
+  if (hasBytes && bytes && *bytes != placement.size)
+    return fail() << "gives " << placement.size << " bytes, but its type "
+                  << type << " takes " << *bytes;
+  return success();
+}
+
+LogicalResult checkPlacements(Operation *op, Attribute value) {
+  auto placements = dyn_cast<ArrayAttr>(value);
+  if (!placements || placements.size() != op->getNumResults())
+    return op->emitError("'coreai.placement' must be an array with one "
+                         "placement per result (")
+           << op->getNumResults() << "), got " << value;
+  for (auto [index, entry] : llvm::enumerate(placements)) {
+    std::optional<Placement> placement = placementFrom(entry);
+    if (!placement)
+      return op->emitError("'coreai.placement' of result ")
+             << index << " must be #coreai.heap, #coreai.lent, "
+             << "#coreai.output, #coreai.state or #coreai.none, got " << entry;
+    if (failed(checkPlacement(op, index, *placement)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult checkSymRanges(Operation *op, NamedAttribute attribute) {
+  if (failed(expect<StringAttr>(op, attribute, "a JSON string")))
+    return failure();
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(cast<StringAttr>(attribute.getValue()).getValue());
+  if (!json)
+    return op->emitError("'coreai.sym_ranges' is not JSON: ")
+           << llvm::toString(json.takeError());
+  if (!json->getAsObject())
+    return op->emitError("'coreai.sym_ranges' must be a JSON object of "
+                         "symbol to [low, high]");
+  return success();
+}
+
+LogicalResult checkStrings(Operation *op, NamedAttribute attribute) {
+  auto array = dyn_cast<ArrayAttr>(attribute.getValue());
+  if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+    return op->emitError("'")
+           << attribute.getName().getValue()
+           << "' must be an array of strings, one per result";
+  return success();
+}
+
+LogicalResult checkKind(Operation *op, NamedAttribute attribute,
+                        ArrayRef<StringRef> kinds, StringRef where) {
+  auto kind = dyn_cast<StringAttr>(attribute.getValue());
+  if (kind && llvm::is_contained(kinds, kind.getValue()))
+    return success();
+  auto diagnostic = op->emitError("'coreai.kind' of ")
+                    << where << " must be one of";
+  for (StringRef known : kinds)
+    diagnostic << " \"" << known << "\"";
+  return diagnostic << ", got " << attribute.getValue();
+}
+
+/// Attributes of function arguments and results: kind, name, symbolic
+/// shape (the exporter's), scratch (the arena rewrite's).
+LogicalResult checkValueAttribute(Operation *op, NamedAttribute attribute,
+                                  bool isArgument) {
+  StringRef name = attribute.getName().getValue();
+  if (name == attr::kind)
+    return isArgument ? checkKind(op, attribute,
+                                  {"weight", "input", "state", "constant"},
+                                  "an argument")
+                      : checkKind(op, attribute, {"output", "state_update"},
+                                  "a result");
+  if (name == attr::name || name == attr::symShape)
+    return expect<StringAttr>(op, attribute, "a string");
+  if (name == attr::scratch && isArgument)
+    return expect<UnitAttr>(op, attribute, "a unit attribute");
+  return op->emitError("unknown ")
+         << (isArgument ? "argument" : "result") << " attribute '" << name
+         << "' (docs/LIVENESS.md lists the coreai attributes)";
+}
+
+} // namespace
+
+LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute named) {
+  StringRef name = named.getName().getValue();
+  if (name == attr::placement)
+    return checkPlacements(op, named.getValue());
+  if (name == attr::plan)
+    return expect<PlanAttr>(op, named, "a #coreai.plan");
+  if (isOldPlacementName(name))
+    return refuseOldPlacement(op, name);
+  if (name == attr::symRanges)
+    return checkSymRanges(op, named);
+  if (name == attr::symShapes)
+    return checkStrings(op, named);
+  if (name == attr::seqLen || name == attr::planHeap)
+    return expect<IntegerAttr>(op, named, "an integer");
+  if (name == attr::aliasOf)
+    return expect<ArrayAttr>(op, named, "an array of operand positions");
+  if (name == attr::arena)
+    return expect<DictionaryAttr>(op, named, "a dictionary");
+  static const llvm::StringSet<> strings = {
+      attr::args,     attr::kind,       attr::name,  attr::overload,
+      attr::node,     attr::entry,      attr::planTarget,
+      "coreai.source", "coreai.model", "coreai.config", "coreai.bundle"};
+  if (strings.contains(name))
+    return expect<StringAttr>(op, named, "a string");
+  return op->emitError("unknown attribute '")
+         << name << "' (docs/LIVENESS.md lists the coreai attributes)";
+}
+
+LogicalResult CoreAIDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                      unsigned,
+                                                      NamedAttribute named) {
+  return checkValueAttribute(op, named, /*isArgument=*/true);
+}
+
+LogicalResult CoreAIDialect::verifyRegionResultAttribute(
+    Operation *op, unsigned, unsigned, NamedAttribute named) {
+  return checkValueAttribute(op, named, /*isArgument=*/false);
+}
+
+} // namespace coreai
