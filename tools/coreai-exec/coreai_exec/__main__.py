@@ -89,9 +89,10 @@ def run_function(function, planned, original, args, references, inputs,
                  engine, compare, corrupt, vocabulary_of, torch):
     entry = function.attrs.get("coreai.entry", function.name)
     seq_len = engine.sequence_length(function)
-    plan = function.attrs.get("coreai.plan")
-    if not isinstance(plan, dict) or "heap" not in plan:
-        raise engine.InputError("%s: @%s has no coreai.plan: plan it first" % (planned.path, function.name))
+    plan = function.attrs.get("coreai.plan")  # a Plan: the reader refuses the old dictionary
+    if plan is None or "heap" not in plan:
+        raise engine.InputError("%s: @%s has no coreai.plan<heap = ...>: plan it first"
+                                % (planned.path, function.name))
     try:
         source = original.function(entry)
     except KeyError:

@@ -3,10 +3,11 @@
 `zero` moves every planned buffer to offset 0 of its storage (the heap, or
 the output it borrows). `overlap` moves one buffer onto another of the same
 storage that is still to be read after the first one is written, so exactly
-two simultaneously live buffers share bytes. Both edit the parsed
-function's `coreai.offsets` in memory.
+two simultaneously live buffers share bytes. Both move the offsets of
+the parsed function's heap and lent placements in memory.
 """
 
+import dataclasses
 import math
 
 from . import aten
@@ -24,35 +25,30 @@ def heap_buffers(function):
             if operand in buffer_of:
                 buffers[buffer_of[operand]]["last"] = index
         alias = op.attrs.get("coreai.alias_of")
-        offsets = op.attrs.get("coreai.offsets")
-        sizes = op.attrs.get("coreai.sizes")
-        in_place = op.attrs.get("coreai.in_place")
-        borrow = op.attrs.get("coreai.borrow")
         for j, result in enumerate(op.results):
             if alias and alias[j] >= 0:
                 source = op.operands[alias[j]]
                 if source in buffer_of:
                     buffer_of[result] = buffer_of[source]
                 continue
-            if not offsets or offsets[j] < 0:
+            placement = op.placement(j)
+            if placement.kind not in ("heap", "lent"):
                 continue
-            over = in_place[j] if in_place else -1
-            if over >= 0 and op.operands[over] in buffer_of:
+            over = placement.in_place
+            if over is not None and over < len(op.operands) and op.operands[over] in buffer_of:
                 b = buffer_of[op.operands[over]]
             else:
                 b = len(buffers)
-                region = borrow[j] if borrow else -1  # -1: the heap; k: scratch in output k
-                buffers.append({"offset": offsets[j], "size": sizes[j], "first": index, "last": index,
-                                "members": [], "name": result, "region": region})
+                region = placement.output if placement.kind == "lent" else -1  # -1: the heap
+                buffers.append({"offset": placement.offset, "size": placement.size, "first": index,
+                                "last": index, "members": [], "name": result, "region": region})
             buffers[b]["members"].append((op, j))
             buffer_of[result] = b
     return buffers
 
 
 def _set_offset(op, j, offset):
-    offsets = list(op.attrs["coreai.offsets"])
-    offsets[j] = offset
-    op.attrs["coreai.offsets"] = offsets
+    op.set_placement(j, dataclasses.replace(op.placement(j), offset=offset))
 
 
 def _region_size(function, region):

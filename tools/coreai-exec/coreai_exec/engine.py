@@ -1,16 +1,16 @@
 """Runs one function op by op: planned (one arena, the runtime's storages) or
 unplanned (a fresh tensor for every result).
 
-Planned: every value lives where the annotations put it (docs/LIVENESS.md,
-"Output: attributes in the IR"; the storages as the replay,
-passes/ReplayProgram.cpp, defines them):
-- `coreai.offsets`/`coreai.sizes` >= 0: the heap, one uint8 arena of
-  `coreai.plan`'s heap bytes, poisoned with 0xFF (NaN for floats); with
-  `coreai.borrow = [k]` the offset is in output k's storage instead;
-- `coreai.output = [k]`: output k's storage (bound by the caller);
-- `coreai.state = [a]`: the storage of state argument a;
-- a returned value with no place named: the storage of the first output it
-  is returned at; anything else outside the heap: memory of its own.
+Planned: every value lives where its `coreai.placement` puts it
+(docs/LIVENESS.md, "Output: attributes in the IR"; the storages as the
+replay, passes/ReplayProgram.cpp, defines them):
+- `#coreai.heap<offset, size>`: the heap, one uint8 arena of `coreai.plan`'s
+  heap bytes, poisoned with 0xFF (NaN for floats);
+- `#coreai.lent<output = k, offset, size>`: those bytes of output k's storage;
+- `#coreai.output<k>`: output k's storage (bound by the caller);
+- `#coreai.state<arg = a>`: the storage of state argument a;
+- `#coreai.none` (or no placement) on a returned value: the storage of the
+  first output it is returned at; anything else: memory of its own.
 Every storage is a Region: poisoned bytes between two guard bands, handed
 out as typed views; a slot outside a region is a PlanError, as is a guard
 byte that changed. Views are the kernels' own views of those slots.
@@ -152,42 +152,36 @@ class Execution:
         if not self.planned:
             return self.region("fresh " + op.results[j], size).slot(0, size, dtype, shape, what)
 
-        def entry(attr):
-            values = op.attrs.get(attr)
-            if values is None:
-                return -1
-            if not isinstance(values, (list, tuple)) or len(values) != len(op.results):
-                raise PlanError("%s: '%s' must have one entry per result" % (what, attr))
-            return values[j]
-
-        offset, annotated = entry("coreai.offsets"), entry("coreai.sizes")
-        output, state = entry("coreai.output"), entry("coreai.state")
-        borrow = entry("coreai.borrow")
-        if offset >= 0 and borrow >= 0:  # scratch in output k's storage
-            if borrow >= len(self.function.result_types):
-                raise PlanError("%s: 'coreai.borrow' names result %d of %d" % (what, borrow, len(self.function.result_types)))
+        placement = op.placement(j)
+        if placement.kind == "heap":
+            return self.heap.slot(placement.offset, placement.size, dtype, shape, what)
+        if placement.kind == "lent":  # scratch in output k's storage
             self.stats.borrowed += 1
-            return self.output_region(borrow).slot(offset, annotated, dtype, shape, what)
-        if offset >= 0:
-            return self.heap.slot(offset, annotated, dtype, shape, what)
+            region = self.output_region(self.placed_output(placement, what))
+            return region.slot(placement.offset, placement.size, dtype, shape, what)
         if size == 0:
             return torch.empty(shape, dtype=dtype, device=self.device)
-        if output >= 0:
-            if output >= len(self.function.result_types):
-                raise PlanError("%s: 'coreai.output' names result %d of %d" % (what, output, len(self.function.result_types)))
+        if placement.kind == "output":
             self.stats.output_placed += 1
-            return self.output_region(output).slot(0, size, dtype, shape, what)
-        if state >= 0:
-            if state not in self.states:
-                raise PlanError("%s: 'coreai.state' names argument %d, which is not a state" % (what, state))
+            return self.output_region(self.placed_output(placement, what)).slot(0, size, dtype, shape, what)
+        if placement.kind == "state":
+            if placement.arg not in self.states:
+                raise PlanError("%s: '#coreai.state' names argument %d, which is not a state" % (what, placement.arg))
             self.stats.state_placed += 1
-            return self.states[state].slot(0, size, dtype, shape, what)
+            return self.states[placement.arg].slot(0, size, dtype, shape, what)
         position = self.returned_at.get(op.results[j])
         if position is not None:
             region = self.output_region(position)
             if region.size == size:
                 return region.slot(0, size, dtype, shape, what)
         return self.region("storage of " + op.results[j], size).slot(0, size, dtype, shape, what)
+
+    def placed_output(self, placement, what):
+        """The function result a lent or output placement names."""
+        if placement.output >= len(self.function.result_types):
+            raise PlanError("%s: '#coreai.%s' names result %d of %d"
+                            % (what, placement.kind, placement.output, len(self.function.result_types)))
+        return placement.output
 
     # -- the run --------------------------------------------------------
     def arguments(self, env):
@@ -348,14 +342,12 @@ class Execution:
             env[result] = slot
 
     def check_in_place(self, op, tensors, slots):
-        in_place = op.attrs.get("coreai.in_place")
-        if not in_place:
-            return
-        for j, operand in enumerate(in_place):
-            if operand < 0:
+        for j, slot in enumerate(slots):
+            operand = op.placement(j).in_place
+            if operand is None:
                 continue
-            if operand >= len(tensors) or tensors[operand].data_ptr() != slots[j].data_ptr():
-                raise PlanError("%s (%s, %s): 'coreai.in_place' says it is written over operand %d, "
+            if operand >= len(tensors) or tensors[operand].data_ptr() != slot.data_ptr():
+                raise PlanError("%s (%s, %s): its placement says it is written over operand %d (in_place), "
                                 "which lives elsewhere" % (op.results[j], op.name, op.position, operand))
             self.stats.in_place += 1
 

@@ -7,6 +7,15 @@ It reads what the exporter and `coreai-plan plan` print: one module of
 `coreai-plan import` prints (`loc(...)` after arguments, ops and bodies, and
 `#locN = loc(...)` definitions around the module), which are skipped. Nothing
 else of MLIR is needed, so the executor runs where the C++ build is absent.
+
+The plan's annotations are the `coreai` dialect's attributes
+(docs/LIVENESS.md, "Output: attributes in the IR"): each op's
+`coreai.placement = [#coreai.heap<offset = 0, size = 64>, #coreai.none]`,
+one entry per result, is read into Placements and checked here, at the
+op's line, so the engine never sees a malformed one; the function's
+`coreai.plan = #coreai.plan<heap = 3072, ...>` becomes a Plan. A file with
+the placement arrays that came before the dialect (`coreai.offsets`, ...)
+is refused: read as "no placement", it would run as an unplanned graph.
 """
 
 import bisect
@@ -33,6 +42,52 @@ class TensorType:
         return all(d is not None for d in self.shape)
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where one result lives: `#coreai.heap<...>`, `#coreai.lent<...>`,
+    `#coreai.output<k>`, `#coreai.state<arg = a>` or `#coreai.none`."""
+
+    kind: str  # 'heap', 'lent', 'output', 'state' or 'none'
+    offset: Optional[int] = None  # heap, lent: bytes into the heap or the lending output
+    size: Optional[int] = None  # heap, lent: the result's bytes
+    output: Optional[int] = None  # lent, output: the function result whose storage it is in
+    arg: Optional[int] = None  # state: the state argument whose storage it is in
+    in_place: Optional[int] = None  # heap, lent: the operand whose bytes it overwrites
+
+
+NOWHERE = Placement("none")  # what a result of an op without `coreai.placement` has
+
+# Per kind: the fields it must have and the ones it may have.
+_PLACEMENT_FIELDS = {
+    "heap": (("offset", "size"), ("in_place",)),
+    "lent": (("output", "offset", "size"), ("in_place",)),
+    "output": (("output",), ()),
+    "state": (("arg",), ()),
+    "none": ((), ()),
+}
+# The kinds whose one field is written without its name (`#coreai.output<0>`).
+_POSITIONAL_FIELD = {"output": "output"}
+
+# The per-result arrays the planner wrote before the dialect.
+OLD_PLACEMENT_ATTRIBUTES = ("coreai.offsets", "coreai.sizes", "coreai.in_place", "coreai.output",
+                            "coreai.state", "coreai.borrow")
+
+
+class Plan(dict):
+    """`#coreai.plan<heap = ..., ...>`: its fields by name. Fields are not
+    checked beyond their syntax: the summary may grow, and the executor
+    needs only `heap`."""
+
+
+@dataclass(frozen=True)
+class DialectAttribute:
+    """`#coreai.NAME<...>` as written, before it is given a meaning."""
+
+    name: str  # 'heap', 'plan', ...
+    fields: Dict[str, object]  # `key = value` parameters
+    positional: Tuple[object, ...]  # parameters without a key (`#coreai.output<0>`)
+
+
 @dataclass
 class Op:
     name: str  # 'torch.aten.add'
@@ -46,6 +101,17 @@ class Op:
     @property
     def position(self):
         return "line %d" % self.line
+
+    def placement(self, j):
+        """Where result j lives (NOWHERE when the op has no placement)."""
+        placements = self.attrs.get("coreai.placement")
+        return placements[j] if placements else NOWHERE
+
+    def set_placement(self, j, placement):
+        """Moves result j (negative controls break plans this way)."""
+        placements = list(self.attrs.get("coreai.placement") or [NOWHERE] * len(self.results))
+        placements[j] = placement
+        self.attrs["coreai.placement"] = placements
 
 
 @dataclass
@@ -302,7 +368,41 @@ class _Parser:
                 return self.type()
             if text == "dense":
                 self.error("dense attributes are not supported")
+        if kind == "alias" and text.startswith("#coreai."):
+            return self.dialect_attribute()
         self.error("unsupported attribute starting with '%s'" % text)
+
+    def dialect_attribute(self):
+        """`#coreai.NAME`, `#coreai.NAME<v, ...>` or `#coreai.NAME<key = v, ...>`."""
+        name = self.next()[1][len("#coreai."):]
+        fields, positional = {}, []
+        if self.text[self.pos:self.pos + 1] != "<":  # MLIR prints no space before '<'
+            return DialectAttribute(name, fields, ())
+        self.expect("<")
+        while True:
+            kind, text = self.peek()[:2]
+            if kind == "ident" and text not in ("true", "false"):
+                self.next()
+                self.expect("=")
+                if text in fields:
+                    self.error("#coreai.%s sets '%s' twice" % (name, text))
+                fields[text] = self.dialect_value(name)
+            else:
+                positional.append(self.dialect_value(name))
+            if self.accept(">"):
+                return DialectAttribute(name, fields, tuple(positional))
+            self.expect(",")
+
+    def dialect_value(self, name):
+        """A parameter: an integer, a string, true or false."""
+        kind, text = self.next()[:2]
+        if kind == "string":
+            return _unescape(text[1:-1])
+        if kind == "ident" and text in ("true", "false"):
+            return text == "true"
+        if kind == "number" and re.fullmatch(r"[-+]?[0-9]+", text):
+            return int(text)
+        self.error("#coreai.%s: expected an integer, a string, true or false, found '%s'" % (name, text))
 
     def dictionary(self):
         self.expect("{")
@@ -319,6 +419,67 @@ class _Parser:
             if self.accept("}"):
                 return attrs
             self.expect(",")
+
+    # -- the plan's annotations ----------------------------------------
+    def placements(self, op, start):
+        """Checks the op's annotations; its `coreai.placement` becomes Placements."""
+        what = "'%s' (%s)" % (op.name, ", ".join(op.results) or "no results")
+        for old in OLD_PLACEMENT_ATTRIBUTES:
+            if old in op.attrs:
+                self.error("%s: '%s' is the old placement form: re-plan with this coreai-plan"
+                           % (what, old), start)
+        entries = op.attrs.get("coreai.placement")
+        if entries is None:
+            return
+        if not isinstance(entries, list):
+            self.error("%s: 'coreai.placement' must be a list, one entry per result" % what, start)
+        if len(entries) != len(op.results):
+            self.error("%s: 'coreai.placement' must have one entry per result (%d), it has %d"
+                       % (what, len(op.results), len(entries)), start)
+        op.attrs["coreai.placement"] = [self.placement(entry, "%s result %d" % (what, j), start)
+                                        for j, entry in enumerate(entries)]
+
+    def placement(self, entry, what, start):
+        kinds = ", ".join("#coreai." + k for k in _PLACEMENT_FIELDS)
+        if not isinstance(entry, DialectAttribute) or entry.name not in _PLACEMENT_FIELDS:
+            shown = "#coreai." + entry.name if isinstance(entry, DialectAttribute) else repr(entry)
+            self.error("%s: %s is not a placement (%s)" % (what, shown, kinds), start)
+        fields = self.placement_fields(entry, what, start)
+        for key, value in fields.items():
+            # -1 meant "none" in the old arrays; here a result with no place is #coreai.none.
+            if type(value) is not int or value < 0:
+                self.error("%s: #coreai.%s's %s = %r is not a non-negative integer"
+                           % (what, entry.name, key, value), start)
+        return Placement(entry.name, **fields)
+
+    def placement_fields(self, entry, what, start):
+        """The entry's fields by name, exactly those its kind has."""
+        required, optional = _PLACEMENT_FIELDS[entry.name]
+        fields = dict(entry.fields)
+        if entry.positional:
+            key = _POSITIONAL_FIELD.get(entry.name)
+            if key is None or len(entry.positional) != 1 or key in fields:
+                self.error("%s: #coreai.%s takes no value without a name" % (what, entry.name), start)
+            fields[key] = entry.positional[0]
+        missing = [f for f in required if f not in fields]
+        unknown = [f for f in fields if f not in required + optional]
+        if missing or unknown:
+            self.error("%s: #coreai.%s needs %s%s" % (
+                what, entry.name, ", ".join(required) or "no fields",
+                "; unknown: " + ", ".join(unknown) if unknown else "; missing: " + ", ".join(missing)), start)
+        return fields
+
+    def plan(self, function_name, attrs, start):
+        """`coreai.plan`, when present, as a Plan."""
+        plan = attrs.get("coreai.plan")
+        if plan is None:
+            return
+        if isinstance(plan, dict):
+            self.error("@%s: this 'coreai.plan' is the old dictionary form: re-plan with this coreai-plan"
+                       % function_name, start)
+        if not isinstance(plan, DialectAttribute) or plan.name != "plan" or plan.positional:
+            self.error("@%s: 'coreai.plan' must be #coreai.plan<key = value, ...>" % function_name, start)
+        attrs["coreai.plan"] = Plan(plan.fields)
 
     # -- structure --------------------------------------------------------
     def module(self):
@@ -338,7 +499,7 @@ class _Parser:
         return module
 
     def function(self):
-        line = self.line()
+        line, start = self.line(), self.peek()[3]
         self.expect("func.func")
         if self.peek()[1] in ("private", "public", "nested"):
             self.next()
@@ -370,6 +531,7 @@ class _Parser:
                 result_types.append(self.type())
                 result_attrs.append({})
         attrs = self.dictionary() if self.accept("attributes") else {}
+        self.plan(name, attrs, start)
         if self.peek()[1] != "{":
             self.skip_location()
             return Function(name, arguments, result_types, result_attrs, attrs, [], [], line)  # a declaration
@@ -401,7 +563,7 @@ class _Parser:
         return Function(name, arguments, result_types, result_attrs, attrs, ops, returned, line)
 
     def op(self):
-        line = self.line()
+        line, start = self.line(), self.peek()[3]
         results = []
         if self.peek()[0] == "value":
             while True:
@@ -438,7 +600,9 @@ class _Parser:
         if len(operand_types) != len(operands) or len(result_types) != len(results):
             self.error("'%s' has %d operands and %d results but its type lists %d and %d"
                        % (name, len(operands), len(results), len(operand_types), len(result_types)))
-        return Op(name, results, operands, attrs, operand_types, result_types, line)
+        op = Op(name, results, operands, attrs, operand_types, result_types, line)
+        self.placements(op, start)
+        return op
 
 
 def parse(text, path="<text>"):

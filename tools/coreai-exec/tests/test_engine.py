@@ -1,6 +1,8 @@
 """The executor on a small hand-planned graph: a correct plan runs
-bit-identical; overlapping live buffers, a slot outside the arena and a
-false in-place claim are caught; never-written bytes show as poison."""
+bit-identical with every placement kind; overlapping live buffers, a slot
+outside the arena or an output, a false in-place claim and placements
+naming what the function lacks are caught; the old placement arrays are
+refused; never-written bytes show as poison."""
 
 import io
 import json
@@ -28,11 +30,11 @@ OPS = [
     ("%4", "mul", "Tensor", "%2, %0", "{p4}"),
 ]
 GOOD = {
-    "p0": "coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>",
-    "p1": "coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 16>",
-    "p2": "coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 16>, coreai.in_place = array<i64: 0>",
-    "p3": "coreai.state = array<i64: 1>",
-    "p4": "coreai.output = array<i64: 1>",
+    "p0": "coreai.placement = [#coreai.heap<offset = 0, size = 16>]",
+    "p1": "coreai.placement = [#coreai.heap<offset = 256, size = 16>]",
+    "p2": "coreai.placement = [#coreai.heap<offset = 256, size = 16, in_place = 0>]",
+    "p3": "coreai.placement = [#coreai.state<arg = 1>]",
+    "p4": "coreai.placement = [#coreai.output<1>]",
 }
 
 
@@ -46,7 +48,7 @@ def module(name, placements=None, heap=272):
         lines.append('    %s = "torch.aten.%s"(%s) {%s} : (%s) -> %s' % (result, op, operands, attrs, types, F4))
     function_attrs = ""
     if placements is not None:
-        function_attrs = (' attributes {coreai.entry = "main", coreai.plan = {heap = %d : i64}, coreai.seq_len = 0 : i64}'
+        function_attrs = (' attributes {coreai.entry = "main", coreai.plan = #coreai.plan<heap = %d, alignment = 64>, coreai.seq_len = 0 : i64}'
                           % heap)
     return ("module {\n  func.func @%s%s%s {\n%s\n    return %%3, %%4 : %s, %s\n  }\n}\n"
             % (name, SIGNATURE, function_attrs, "\n".join(lines), F4, F4))
@@ -88,15 +90,39 @@ class Executor(unittest.TestCase):
     def test_borrowed_scratch_in_an_output(self):
         # Output 0's storage is free all call long (its value is placed in
         # the state): %0 lives there.
-        borrowed = dict(GOOD, p0=GOOD["p0"] + ", coreai.borrow = array<i64: 0>")
+        borrowed = dict(GOOD, p0="coreai.placement = [#coreai.lent<output = 0, offset = 0, size = 16>]")
         status, records, text = self.execute(borrowed)
         self.assertEqual(status, 0, text)
         self.assertEqual(records[0]["stats"]["borrowed"], 1)
-        outside = dict(GOOD, p0="coreai.offsets = array<i64: 8>, coreai.sizes = array<i64: 16>, "
-                                "coreai.borrow = array<i64: 1>")
+        outside = dict(GOOD, p0="coreai.placement = [#coreai.lent<output = 1, offset = 8, size = 16>]")
         status, records, text = self.execute(outside)
         self.assertEqual(status, 2, text)
         self.assertIn("bytes [8, 24) are outside output 1 (16 bytes)", text)
+
+    def test_returned_value_placed_nowhere_lives_in_its_output(self):
+        # %4 is returned at position 1: with no place of its own the
+        # caller's output storage holds it, as with no placement at all.
+        for unplaced in ("coreai.placement = [#coreai.none]", 'coreai.name = "unplaced"'):
+            status, records, text = self.execute(dict(GOOD, p4=unplaced))
+            self.assertEqual(status, 0, text)
+            self.assertEqual(records[0]["stats"]["output_placed"], 0)
+
+    def test_placement_in_an_output_the_function_lacks(self):
+        status, records, text = self.execute(dict(GOOD, p4="coreai.placement = [#coreai.output<2>]"))
+        self.assertEqual(status, 2, text)
+        self.assertIn("'#coreai.output' names result 2 of 2", text)
+
+    def test_state_placement_in_an_argument_that_is_no_state(self):
+        status, records, text = self.execute(dict(GOOD, p3="coreai.placement = [#coreai.state<arg = 2>]"))
+        self.assertEqual(status, 2, text)
+        self.assertIn("'#coreai.state' names argument 2, which is not a state", text)
+
+    def test_old_placement_arrays_are_refused(self):
+        old = dict(GOOD, p0="coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>")
+        status, records, text = self.execute(old)
+        self.assertEqual(status, 1, text)
+        self.assertIn("m.planned.mlir:3: 'torch.aten.mul' (%0): 'coreai.offsets' is the old placement form: "
+                      "re-plan with this coreai-plan", text)
 
     def test_overlapping_live_buffers_mismatch(self):
         # %1 (and its in-place %2) onto %0, which %4 still reads.
@@ -123,10 +149,10 @@ class Executor(unittest.TestCase):
         bad = dict(GOOD, p2=GOOD["p2"].replace("256", "0"))
         status, records, text = self.execute(bad)
         self.assertEqual(status, 2, text)
-        self.assertIn("'coreai.in_place' says it is written over operand 0", text)
+        self.assertIn("%2 (torch.aten.neg, line 5): its placement says it is written over operand 0", text)
 
     def test_wrong_annotated_size(self):
-        bad = dict(GOOD, p0=GOOD["p0"].replace("sizes = array<i64: 16>", "sizes = array<i64: 8>"))
+        bad = dict(GOOD, p0=GOOD["p0"].replace("size = 16", "size = 8"))
         status, _, text = self.execute(bad)
         self.assertEqual(status, 2, text)
         self.assertIn("annotated size 8", text)

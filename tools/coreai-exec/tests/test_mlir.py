@@ -3,8 +3,8 @@ import unittest
 from coreai_exec import mlir
 
 MODULE = r'''module attributes {coreai.model = "m", coreai.config = "{\"a\": 1}", coreai.plan.heap = 512 : i64} {
-  func.func @f(%arg0: tensor<2x3xf32> {coreai.kind = "weight", coreai.name = "w\22q"}, %arg1: tensor<1x?xi64> {coreai.kind = "input", coreai.sym_shape = "1,s0"}) -> (tensor<2x3xf32> {coreai.kind = "output"}, tensor<f32>) attributes {coreai.plan = {heap = 512 : i64, optimal = true, algorithm = "best"}, coreai.seq_len = 4 : i64} {
-    %0 = "torch.aten.add"(%arg0, %arg0) {coreai.args = "(T, T)", coreai.offsets = array<i64: 256>, coreai.sizes = array<i64: 24>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  func.func @f(%arg0: tensor<2x3xf32> {coreai.kind = "weight", coreai.name = "w\22q"}, %arg1: tensor<1x?xi64> {coreai.kind = "input", coreai.sym_shape = "1,s0"}) -> (tensor<2x3xf32> {coreai.kind = "output"}, tensor<f32>) attributes {coreai.plan = #coreai.plan<heap = 512, optimal = true, algorithm = "best">, coreai.seq_len = 4 : i64} {
+    %0 = "torch.aten.add"(%arg0, %arg0) {coreai.args = "(T, T)", coreai.placement = [#coreai.heap<offset = 256, size = 24>]} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
     %1:3 = "torch.aten.split"(%0) {coreai.alias_of = [0, 0, -1], coreai.sym_shapes = ["1,s0", "", "0"]} : (tensor<2x3xf32>) -> (tensor<1x3xf32>, tensor<f32>, tensor<0xf32>)
     "torch.aten._assert_tensor_metadata"(%1#0) {coreai.flag} : (tensor<1x3xf32>) -> ()
     return %0, %1#1 : tensor<2x3xf32>, tensor<f32>
@@ -33,6 +33,7 @@ class ParseModule(unittest.TestCase):
         self.assertFalse(f.arguments[1].type.is_static)
         self.assertEqual(f.result_types[1], mlir.TensorType((), "f32"))
         self.assertEqual(f.result_attrs, [{"coreai.kind": "output"}, {}])
+        self.assertIsInstance(f.attrs["coreai.plan"], mlir.Plan)
         self.assertEqual(f.attrs["coreai.plan"], {"heap": 512, "optimal": True, "algorithm": "best"})
         self.assertEqual(f.attrs["coreai.seq_len"], 4)
         self.assertEqual(f.returned, ["%0", "%1#1"])
@@ -41,12 +42,12 @@ class ParseModule(unittest.TestCase):
         add, split, check = self.function.ops
         self.assertEqual(add.name, "torch.aten.add")
         self.assertEqual(add.operands, ["%arg0", "%arg0"])
-        self.assertEqual(add.attrs["coreai.offsets"], (256,))
-        self.assertIsInstance(add.attrs["coreai.offsets"], mlir.I64Array)
+        self.assertEqual(add.placement(0), mlir.Placement("heap", offset=256, size=24))
         self.assertEqual(add.line, 3)
         self.assertEqual(split.results, ["%1#0", "%1#1", "%1#2"])
         self.assertEqual(split.attrs["coreai.alias_of"], [0, 0, -1])
         self.assertEqual(split.result_types[2], mlir.TensorType((0,), "f32"))
+        self.assertEqual(split.placement(2), mlir.NOWHERE)  # no placement on the op
         self.assertEqual(check.results, [])
         self.assertIs(check.attrs["coreai.flag"], True)  # a unit attribute
 
@@ -85,6 +86,96 @@ class ParseLocations(unittest.TestCase):
         with self.assertRaises(mlir.ParseError) as caught:
             mlir.parse('module {\n} loc("a.pt2":0:0\n', "bad.mlir")
         self.assertIn("unterminated location", str(caught.exception))
+
+
+def one_op(placement, results=1, function_attrs=""):
+    """A module of one op with `placement` on it (and the function's attributes)."""
+    names = "%0" if results == 1 else "%%0:%d" % results
+    types = ", ".join(["tensor<4xf32>"] * results)
+    return ('module {\n func.func @f(%%a: tensor<4xf32>) -> (tensor<4xf32>)%s {\n'
+            '  %s = "torch.aten.neg"(%%a) {%s} : (tensor<4xf32>) -> (%s)\n'
+            '  return %%a : tensor<4xf32>\n }\n}\n'
+            % (function_attrs, names, placement, types))
+
+
+class Placements(unittest.TestCase):
+    def placements(self, text, results=1):
+        op = mlir.parse(one_op("coreai.placement = " + text, results), "p.mlir").functions[0].ops[0]
+        return [op.placement(j) for j in range(results)]
+
+    def refusal(self, text):
+        with self.assertRaises(mlir.ParseError) as caught:
+            mlir.parse(text, "p.mlir")
+        return str(caught.exception)
+
+    def test_each_kind(self):
+        P = mlir.Placement
+        self.assertEqual(self.placements("[#coreai.heap<offset = 1024, size = 16>]"),
+                         [P("heap", offset=1024, size=16)])
+        self.assertEqual(self.placements("[#coreai.heap<offset = 0, size = 16, in_place = 1>]"),
+                         [P("heap", offset=0, size=16, in_place=1)])
+        self.assertEqual(self.placements("[#coreai.lent<output = 0, offset = 64, size = 16>]"),
+                         [P("lent", output=0, offset=64, size=16)])
+        self.assertEqual(self.placements("[#coreai.lent<output = 2, offset = 0, size = 16, in_place = 0>]"),
+                         [P("lent", output=2, offset=0, size=16, in_place=0)])
+        self.assertEqual(self.placements("[#coreai.output<0>]"), [P("output", output=0)])
+        self.assertEqual(self.placements("[#coreai.state<arg = 3>]"), [P("state", arg=3)])
+        self.assertEqual(self.placements("[#coreai.none]"), [mlir.NOWHERE])
+
+    def test_one_entry_per_result(self):
+        self.assertEqual(self.placements("[#coreai.none, #coreai.heap<offset = 0, size = 16>]", results=2),
+                         [mlir.NOWHERE, mlir.Placement("heap", offset=0, size=16)])
+
+    def test_plan_summary(self):
+        plan = ('#coreai.plan<heap = 3072, lower_bound = 3072, alignment = 64, buffers = 12, algorithm = "best", '
+                'optimal = true, in_place_saved = 0, borrowed_bytes = 100, reordered = false>')
+        function = mlir.parse(one_op("", function_attrs=" attributes {coreai.plan = %s}" % plan)).functions[0]
+        self.assertEqual(function.attrs["coreai.plan"], {
+            "heap": 3072, "lower_bound": 3072, "alignment": 64, "buffers": 12, "algorithm": "best",
+            "optimal": True, "in_place_saved": 0, "borrowed_bytes": 100, "reordered": False})
+
+    def test_old_arrays_are_refused(self):
+        for old in ("coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>", "coreai.sizes = array<i64: 16>",
+                    "coreai.in_place = array<i64: 0>", "coreai.output = array<i64: 0>",
+                    "coreai.state = array<i64: 1>", "coreai.borrow = array<i64: -1>"):
+            name = old.split(" = ")[0]
+            self.assertIn("p.mlir:3: 'torch.aten.neg' (%%0): '%s' is the old placement form: "
+                          "re-plan with this coreai-plan" % name, self.refusal(one_op(old)))
+
+    def test_old_plan_dictionary_is_refused(self):
+        text = one_op("", function_attrs=" attributes {coreai.plan = {heap = 64 : i64}}")
+        self.assertIn("p.mlir:2: @f: this 'coreai.plan' is the old dictionary form", self.refusal(text))
+
+    def test_wrong_count(self):
+        text = one_op("coreai.placement = [#coreai.heap<offset = 0, size = 16>, #coreai.output<0>]")
+        self.assertIn("p.mlir:3: 'torch.aten.neg' (%0): 'coreai.placement' must have one entry per result (1), "
+                      "it has 2", self.refusal(text))
+        text = one_op("coreai.placement = [#coreai.none]", results=2)
+        self.assertIn("must have one entry per result (2), it has 1", self.refusal(text))
+        self.assertIn("'coreai.placement' must be a list", self.refusal(one_op("coreai.placement = #coreai.none")))
+
+    def test_unknown_kind(self):
+        text = one_op("coreai.placement = [#coreai.arena<offset = 0, size = 16>]")
+        self.assertIn("p.mlir:3: 'torch.aten.neg' (%0) result 0: #coreai.arena is not a placement "
+                      "(#coreai.heap, #coreai.lent, #coreai.output, #coreai.state, #coreai.none)", self.refusal(text))
+        self.assertIn("0 is not a placement", self.refusal(one_op("coreai.placement = [0]")))
+
+    def test_malformed_fields(self):
+        cases = {
+            "#coreai.heap<offset = 0>": "#coreai.heap needs offset, size; missing: size",
+            "#coreai.heap<offset = 0, size = 16, output = 0>": "needs offset, size; unknown: output",
+            "#coreai.lent<offset = 0, size = 16>": "#coreai.lent needs output, offset, size; missing: output",
+            "#coreai.state<3>": "#coreai.state takes no value without a name",
+            "#coreai.output<0, 1>": "#coreai.output takes no value without a name",
+            "#coreai.none<0>": "#coreai.none takes no value without a name",
+            # -1 was "none" in the old arrays: here it is #coreai.none.
+            "#coreai.heap<offset = -1, size = 16>": "#coreai.heap's offset = -1 is not a non-negative integer",
+            '#coreai.state<arg = "3">': "#coreai.state's arg = '3' is not a non-negative integer",
+            "#coreai.heap<offset = 0, offset = 8, size = 16>": "#coreai.heap sets 'offset' twice",
+            "#coreai.heap<offset = 1.5, size = 16>": "expected an integer, a string, true or false, found '1.5'",
+        }
+        for placement, message in cases.items():
+            self.assertIn(message, self.refusal(one_op("coreai.placement = [%s]" % placement)), placement)
 
 
 class ParseErrors(unittest.TestCase):
