@@ -1,6 +1,6 @@
 // Borrowing outputs' storage: a buffer that dies before an output's own
-// value is first written may live in that output's bytes (coreai.borrow
-// names the output, coreai.offsets the offset inside it). Every plan here
+// value is first written may live in that output's bytes (#coreai.lent
+// names the output and the offset inside it). Every plan here
 // passes the replay (planFunction runs it; the second RUN re-runs it from
 // the printed IR).
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="alignment=64 borrow-outputs=true" %s | FileCheck %s
@@ -11,19 +11,19 @@
 // head written from the last of them. Everything but %2 (read by the head)
 // fits in the head's output before it is written; %2 is the whole heap.
 // CHECK-LABEL: func.func @head
-// CHECK-SAME: borrowed_bytes = 512 : i64
-// CHECK-SAME: heap = 256 : i64
-// CHECK-SAME: lower_bound = 256 : i64
+// CHECK-SAME: heap = 256{{[,>]}}
+// CHECK-SAME: lower_bound = 256{{[,>]}}
 // CHECK-SAME: optimal = true
-// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.borrow = array<i64: 0>
-// CHECK: %1 = "torch.aten.tanh"{{.*}}coreai.borrow = array<i64: 0>
-// CHECK-NOT: coreai.borrow
-// CHECK: %2 = "torch.aten.add"{{.*}}coreai.offsets = array<i64: 0>
-// CHECK-NOT: coreai.borrow
+// CHECK-SAME: borrowed_bytes = 512{{[,>]}}
+// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.placement = [#coreai.lent<output = 0,
+// CHECK: %1 = "torch.aten.tanh"{{.*}}coreai.placement = [#coreai.lent<output = 0,
+// CHECK-NOT: #coreai.lent
+// CHECK: %2 = "torch.aten.add"{{.*}}coreai.placement = [#coreai.heap<offset = 0,
+// CHECK-NOT: #coreai.lent
 // CHECK: return
 // OFF-LABEL: func.func @head
-// OFF-SAME: heap = 768 : i64
-// OFF-NOT: coreai.borrow
+// OFF-SAME: heap = 768{{[,>]}}
+// OFF-NOT: #coreai.lent
 func.func @head(%a: tensor<64xf32>, %w: tensor<64x4xf32>) -> tensor<256xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<64xf32>) -> tensor<64xf32>
   %1 = "torch.aten.tanh"(%0) : (tensor<64xf32>) -> tensor<64xf32>
@@ -37,9 +37,9 @@ func.func @head(%a: tensor<64xf32>, %w: tensor<64x4xf32>) -> tensor<256xf32> {
 // then are borrowed there (%0); %1, %3 and %4 would fit in its 1024 bytes
 // but are live after its write, and output 1 (32 bytes) takes none of them.
 // CHECK-LABEL: func.func @output_read_early
-// CHECK-SAME: heap = 512 : i64
-// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.borrow = array<i64: 0>
-// CHECK-NOT: coreai.borrow
+// CHECK-SAME: heap = 512{{[,>]}}
+// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.placement = [#coreai.lent<output = 0,
+// CHECK-NOT: #coreai.lent
 // CHECK: return
 func.func @output_read_early(%a: tensor<64xf32>, %w: tensor<64x4xf32>) -> (tensor<256xf32>, tensor<8xf32>) {
   %0 = "torch.aten.neg"(%a) : (tensor<64xf32>) -> tensor<64xf32>
@@ -57,12 +57,12 @@ func.func @output_read_early(%a: tensor<64xf32>, %w: tensor<64x4xf32>) -> (tenso
 // fit in output 0 (512 bytes for 256): one is borrowed, the other and %5
 // (read by the op that writes output 0) need the heap, as the bound says.
 // CHECK-LABEL: func.func @two_outputs
-// CHECK-SAME: heap = 512 : i64
-// CHECK-SAME: lower_bound = 512 : i64
-// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.borrow = array<i64: 1>
-// CHECK: %1 = "torch.aten.tanh"{{.*}}coreai.borrow = array<i64: 0>
-// CHECK: %3 = "torch.aten.neg"{{.*}}coreai.borrow = array<i64: 0>
-// CHECK-NOT: coreai.borrow
+// CHECK-SAME: heap = 512{{[,>]}}
+// CHECK-SAME: lower_bound = 512{{[,>]}}
+// CHECK: %0 = "torch.aten.neg"{{.*}}coreai.placement = [#coreai.lent<output = 1,
+// CHECK: %1 = "torch.aten.tanh"{{.*}}coreai.placement = [#coreai.lent<output = 0,
+// CHECK: %3 = "torch.aten.neg"{{.*}}coreai.placement = [#coreai.lent<output = 0,
+// CHECK-NOT: #coreai.lent
 // CHECK: return
 func.func @two_outputs(%a: tensor<32xf32>, %b: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
   %0 = "torch.aten.neg"(%a) : (tensor<32xf32>) -> tensor<32xf32>
@@ -78,9 +78,9 @@ func.func @two_outputs(%a: tensor<32xf32>, %b: tensor<64xf32>) -> (tensor<64xf32
 // No output big enough: the 256-byte output cannot take the 512-byte
 // intermediates, so nothing is borrowed and the heap is unchanged.
 // CHECK-LABEL: func.func @too_small
-// CHECK-SAME: borrowed_bytes = 0 : i64
-// CHECK-SAME: heap = 1024 : i64
-// CHECK-NOT: coreai.borrow
+// CHECK-SAME: heap = 1024{{[,>]}}
+// CHECK-SAME: borrowed_bytes = 0{{[,>]}}
+// CHECK-NOT: #coreai.lent
 // CHECK: return
 func.func @too_small(%a: tensor<128xf32>) -> tensor<64xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<128xf32>) -> tensor<128xf32>
@@ -93,10 +93,10 @@ func.func @too_small(%a: tensor<128xf32>) -> tensor<64xf32> {
 // Alignment inside the output: 40-byte buffers live together are placed at
 // multiples of 64 in the 256-byte output (0, 64, 128), not packed at 40.
 // CHECK-LABEL: func.func @aligned
-// CHECK-SAME: heap = 64 : i64
-// CHECK: "torch.aten.neg"{{.*}}coreai.borrow = array<i64: 0>{{.*}}coreai.offsets = array<i64: 0>
-// CHECK: "torch.aten.tanh"{{.*}}coreai.borrow = array<i64: 0>{{.*}}coreai.offsets = array<i64: 64>
-// CHECK: "torch.aten.exp"{{.*}}coreai.borrow = array<i64: 0>{{.*}}coreai.offsets = array<i64: 128>
+// CHECK-SAME: heap = 64{{[,>]}}
+// CHECK: "torch.aten.neg"{{.*}}coreai.placement = [#coreai.lent<output = 0, offset = 0,
+// CHECK: "torch.aten.tanh"{{.*}}coreai.placement = [#coreai.lent<output = 0, offset = 64,
+// CHECK: "torch.aten.exp"{{.*}}coreai.placement = [#coreai.lent<output = 0, offset = 128,
 func.func @aligned(%a: tensor<10xf32>) -> tensor<64xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<10xf32>) -> tensor<10xf32>
   %1 = "torch.aten.tanh"(%a) : (tensor<10xf32>) -> tensor<10xf32>
@@ -112,8 +112,8 @@ func.func @aligned(%a: tensor<10xf32>) -> tensor<64xf32> {
 memref.global "private" constant @table : memref<64xf32> = dense<1.0>
 // CHECK-LABEL: func.func @returns_global
 // CHECK-NOT: borrowed_bytes
-// CHECK-SAME: heap = 64 : i64
-// CHECK-NOT: coreai.borrow
+// CHECK-SAME: heap = 64{{[,>]}}
+// CHECK-NOT: #coreai.lent
 // CHECK: return
 func.func @returns_global(%a: memref<16xf32>) -> memref<64xf32> {
   %0 = memref.alloc() : memref<16xf32>
@@ -123,9 +123,9 @@ func.func @returns_global(%a: memref<16xf32>) -> memref<64xf32> {
   return %1 : memref<64xf32>
 }
 // CHECK-LABEL: func.func @returns_allocation
-// CHECK-SAME: borrowed_bytes = 64 : i64
-// CHECK-SAME: heap = 0 : i64
-// CHECK: memref.alloc(){{.*}}coreai.borrow = array<i64: 0>
+// CHECK-SAME: heap = 0{{[,>]}}
+// CHECK-SAME: borrowed_bytes = 64{{[,>]}}
+// CHECK: memref.alloc(){{.*}}coreai.placement = [#coreai.lent<output = 0,
 // CHECK: return
 func.func @returns_allocation(%a: memref<16xf32>) -> memref<64xf32> {
   %0 = memref.alloc() : memref<16xf32>

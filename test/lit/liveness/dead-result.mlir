@@ -6,9 +6,9 @@
 
 // The dead %0 and the live %1 never overlap: they share bytes.
 // CHECK-LABEL: func.func @dead_first
-// CHECK-SAME: buffers = 2 : i64, heap = 256 : i64
-// CHECK: %0 = "test.producer"{{.*}}coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 256>
-// CHECK: %1 = "torch.aten.neg"{{.*}}coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>
+// CHECK-SAME: heap = 256{{[,>]}}{{.*}}buffers = 2{{[,>]}}
+// CHECK: %0 = "test.producer"{{.*}}coreai.placement = [#coreai.heap<offset = 0, size = 256>]
+// CHECK: %1 = "torch.aten.neg"{{.*}}coreai.placement = [#coreai.heap<offset = 0, size = 64>]
 // CSV-LABEL: id,lower,upper,size
 // CSV-NEXT: %0,0,1,256
 // CSV-NEXT: %1,1,3,64
@@ -21,7 +21,7 @@ func.func @dead_first(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // The dead %1 is live at position 1 together with %0: 64 + 256 bytes.
 // CHECK-LABEL: func.func @dead_in_the_middle
-// CHECK-SAME: buffers = 2 : i64, heap = 320 : i64
+// CHECK-SAME: heap = 320{{[,>]}}{{.*}}buffers = 2{{[,>]}}
 // CSV-LABEL: id,lower,upper,size
 // CSV-NEXT: %0,0,3,64
 // CSV-NEXT: %1,1,2,256

@@ -7,17 +7,17 @@
 // RUN: FileCheck %s --check-prefix=CSV < %t.csv
 
 // CHECK-LABEL: func.func @external
-// CHECK-SAME: buffers = 1 : i64, heap = 64 : i64
+// CHECK-SAME: heap = 64{{[,>]}}{{.*}}buffers = 1{{[,>]}}
 // CHECK: arith.constant
-// CHECK-NOT: coreai.offsets
+// CHECK-NOT: #coreai.{{heap|lent}}
 // CHECK: "tosa.const"
-// CHECK-NOT: coreai.offsets
-// CHECK: %[[MUL:.*]] = "torch.aten.mul"{{.*}}coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>
-// CHECK-NOT: coreai.offsets
+// CHECK-NOT: #coreai.{{heap|lent}}
+// CHECK: %[[MUL:.*]] = "torch.aten.mul"{{.*}}coreai.placement = [#coreai.heap<offset = 0, size = 64>]
+// CHECK-NOT: #coreai.{{heap|lent}}
 // CHECK: return
 
 // HEAP-LABEL: func.func @external
-// HEAP-SAME: buffers = 3 : i64, heap = 192 : i64
+// HEAP-SAME: heap = 192{{[,>]}}{{.*}}buffers = 3{{[,>]}}
 // CSV: id,lower,upper,size
 // CSV-NEXT: %1,2,5,64
 // CSV-NEXT: %2,3,6,64

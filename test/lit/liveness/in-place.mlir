@@ -1,6 +1,6 @@
 // in-place=true: an elementwise op whose operand's buffer dies at that op,
 // with the result's exact type, writes its result over that buffer (same
-// offset, coreai.in_place names the operand). Each refusal below would be
+// offset, the placement's in_place names the operand). Each refusal below would be
 // unsound or is outside the rule.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=in-place=true %s | FileCheck %s
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers %s | FileCheck %s --check-prefix=OFF
@@ -9,13 +9,13 @@
 // needs 128 bytes, with it 64. mul writes over its operand 1 (%0), not over
 // the argument %a.
 // CHECK-LABEL: func.func @chain
-// CHECK-SAME: buffers = 1 : i64, heap = 64 : i64, in_place_saved = 64 : i64
-// CHECK: "torch.aten.neg"{{.*}}coreai.offsets = array<i64: [[AT:[0-9]+]]>, coreai.sizes = array<i64: 64>
-// CHECK: "torch.aten.mul"{{.*}}coreai.in_place = array<i64: 1>, coreai.offsets = array<i64: [[AT]]>, coreai.sizes = array<i64: 64>
-// CHECK: "torch.aten.tanh"{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[AT]]>
+// CHECK-SAME: heap = 64{{[,>]}}{{.*}}buffers = 1{{[,>]}}{{.*}}in_place_saved = 64{{[,>]}}
+// CHECK: "torch.aten.neg"{{.*}}coreai.placement = [#coreai.heap<offset = [[AT:[0-9]+]], size = 64>]
+// CHECK: "torch.aten.mul"{{.*}}coreai.placement = [#coreai.heap<offset = [[AT]], size = 64, in_place = 1>]
+// CHECK: "torch.aten.tanh"{{.*}}coreai.placement = [#coreai.heap<offset = [[AT]], size = {{[0-9]+}}, in_place = 0>]
 // OFF-LABEL: func.func @chain
-// OFF-SAME: buffers = 3 : i64, heap = 128 : i64
-// OFF-NOT: coreai.in_place
+// OFF-SAME: heap = 128{{[,>]}}{{.*}}buffers = 3{{[,>]}}
+// OFF-NOT: in_place =
 func.func @chain(%a: tensor<16xf32>) -> tensor<16xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
   %1 = "torch.aten.mul"(%a, %0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
@@ -26,8 +26,8 @@ func.func @chain(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // Through a reshape (layout kept) of a dying buffer: allowed.
 // CHECK-LABEL: func.func @through_reshape
-// CHECK-SAME: buffers = 1 : i64
-// CHECK: "torch.aten.neg"(%{{.*}}) {coreai.in_place = array<i64: 0>
+// CHECK-SAME: buffers = 1{{[,>]}}
+// CHECK: "torch.aten.neg"(%{{.*}}) {coreai.placement = [#coreai.heap<offset = 0, size = 64, in_place = 0>]
 func.func @through_reshape(%a: tensor<16xf32>) -> tensor<4x4xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
   %1 = "torch.aten.view"(%0) {coreai.alias_of = [0]} : (tensor<16xf32>) -> tensor<4x4xf32>
@@ -38,8 +38,8 @@ func.func @through_reshape(%a: tensor<16xf32>) -> tensor<4x4xf32> {
 
 // Refused: the operand is read again later.
 // CHECK-LABEL: func.func @used_later
-// CHECK-SAME: buffers = 2 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 2{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
@@ -50,8 +50,8 @@ func.func @used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // Refused: a view of the operand's buffer is read later.
 // CHECK-LABEL: func.func @view_used_later
-// CHECK-SAME: buffers = 2 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 2{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @view_used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
@@ -63,8 +63,8 @@ func.func @view_used_later(%a: tensor<16xf32>) -> tensor<16xf32> {
 
 // Refused: a function argument (and a view of one) is never written.
 // CHECK-LABEL: func.func @argument
-// CHECK-SAME: buffers = 2 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 2{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @argument(%a: tensor<16xf32>) -> tensor<16xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
@@ -77,8 +77,8 @@ func.func @argument(%a: tensor<16xf32>) -> tensor<16xf32> {
 // Refused: a broadcast (the result is larger), and a conversion (same
 // bytes, other element type).
 // CHECK-LABEL: func.func @other_type
-// CHECK-SAME: buffers = 4 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 4{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @other_type(%a: tensor<16xf32>, %b: tensor<4x16xf32>) -> tensor<16xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
@@ -92,8 +92,8 @@ func.func @other_type(%a: tensor<16xf32>, %b: tensor<4x16xf32>) -> tensor<16xf32
 // Refused: the other operand reads the same bytes through a permutation, and
 // an operand that is itself a permutation would be overwritten out of order.
 // CHECK-LABEL: func.func @shared_bytes
-// CHECK-SAME: buffers = 3 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 3{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @shared_bytes(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -108,8 +108,8 @@ func.func @shared_bytes(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // Refused: the result is returned (it lives outside the heap), and a
 // reduction is not elementwise.
 // CHECK-LABEL: func.func @returned_and_reduction
-// CHECK-SAME: buffers = 3 : i64
-// CHECK-NOT: coreai.in_place
+// CHECK-SAME: buffers = 3{{[,>]}}
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @returned_and_reduction(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<1xf32>) {
   %0 = "torch.aten.neg"(%a) : (tensor<16xf32>) -> tensor<16xf32>
@@ -124,11 +124,11 @@ func.func @returned_and_reduction(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor
 // map); its empty statistics need no bytes. Refused when the input is read
 // again (the residual add below reads %x after the second batch norm).
 // CHECK-LABEL: func.func @batch_norm
-// CHECK: "torch.aten._native_batch_norm_legit_no_training"{{.*}}coreai.in_place = array<i64: 0, -1, -1>, coreai.offsets = array<i64: [[BN:[0-9]+]], -1, -1>
-// CHECK-NEXT: "torch.aten.hardtanh"{{.*}}coreai.in_place = array<i64: 0>, coreai.offsets = array<i64: [[BN]]>
+// CHECK: "torch.aten._native_batch_norm_legit_no_training"{{.*}}coreai.placement = [#coreai.heap<offset = [[BN:[0-9]+]], size = {{[0-9]+}}, in_place = 0>, #coreai.none, #coreai.none]
+// CHECK-NEXT: "torch.aten.hardtanh"{{.*}}coreai.placement = [#coreai.heap<offset = [[BN]], size = {{[0-9]+}}, in_place = 0>]
 // CHECK-NEXT: "torch.aten.neg"
 // CHECK-NEXT: "torch.aten._native_batch_norm_legit_no_training"
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK-SAME: -> (tensor<1x4x2x2xf32>, tensor<0xf32>, tensor<0xf32>)
 func.func @batch_norm(%a: tensor<1x4x2x2xf32>, %w: tensor<4xf32>) -> tensor<1x4x2x2xf32> {
   %x = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>

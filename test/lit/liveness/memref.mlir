@@ -8,11 +8,11 @@
 memref.global "private" constant @table : memref<16xf32> = dense<1.0>
 
 // CHECK-LABEL: func.func @bufferized
-// CHECK-SAME: buffers = 2 : i64, heap = 192 : i64
-// CHECK: memref.alloc() {alignment = 64 : i64, coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 64>}
-// CHECK: memref.alloc() {coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 128>}
+// CHECK-SAME: heap = 192{{[,>]}}{{.*}}buffers = 2{{[,>]}}
+// CHECK: memref.alloc() {alignment = 64 : i64, coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>]}
+// CHECK: memref.alloc() {coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 128>]}
 // CHECK: memref.alloca()
-// CHECK-NOT: coreai.offsets
+// CHECK-NOT: #coreai.{{heap|lent}}
 // CHECK: return
 // %0 is last read at 4 (its dealloc at 5 is not a read); %1 lives through
 // its subview's use at 8.
@@ -39,13 +39,13 @@ func.func @bufferized(%in: memref<16xf32>, %out: memref<16xf32>) {
 // out of the heap: its later uses under that name are not tracked. A call
 // that returns a fresh allocation of its own renames nothing.
 // CHECK-LABEL: func.func @renamed
-// CHECK-SAME: buffers = 2 : i64
+// CHECK-SAME: buffers = 2{{[,>]}}
 // CHECK: %[[A:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: %[[B:.*]] = memref.alloc() : memref<16xf32>
 // CHECK: %[[D:.*]] = memref.alloc() : memref<16xf32>
-// CHECK: %[[N:.*]] = memref.alloc() {coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 64>}
+// CHECK: %[[N:.*]] = memref.alloc() {coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>]}
 // CHECK: %[[P:.*]] = memref.alloc() : memref<16xf32>
-// CHECK: %[[F:.*]] = memref.alloc() {coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 64>}
+// CHECK: %[[F:.*]] = memref.alloc() {coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>]}
 // CHECK: scf.if
 // CHECK: memref.alloc() : memref<16xf32>
 func.func private @passthrough(%m: memref<16xf32>) -> memref<16xf32> {

@@ -7,11 +7,11 @@
 
 // At position 1: %0#0, %1#0 and %1#1 are live, 64 + 64 + 128 bytes.
 // CHECK-LABEL: func.func @multi_result
-// CHECK-SAME: buffers = 3 : i64, heap = 256 : i64
+// CHECK-SAME: heap = 256{{[,>]}}{{.*}}buffers = 3{{[,>]}}
 // CHECK: "torch.aten._native_batch_norm_legit_no_training"
-// CHECK-SAME: coreai.offsets = array<i64: {{[0-9]+}}, -1, -1>, coreai.sizes = array<i64: 64, 0, 0>
+// CHECK-SAME: coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>, #coreai.none, #coreai.none]
 // CHECK: "test.split"
-// CHECK-SAME: coreai.offsets = array<i64: {{[0-9]+}}, {{[0-9]+}}>, coreai.sizes = array<i64: 64, 128>
+// CHECK-SAME: coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>, #coreai.heap<offset = {{[0-9]+}}, size = 128>]
 // CSV: id,lower,upper,size
 // CSV-NEXT: %0#0,0,2,64
 // CSV-NEXT: %1#0,1,2,64

@@ -17,13 +17,13 @@
 // placement the chain holds one heap buffer until mul writes the output;
 // without any reuse mm and div (or div and tanh) are live together.
 // CHECK-LABEL: func.func @softcap
-// CHECK-SAME: buffers = 0 : i64, heap = 0 : i64, in_place_saved = 128 : i64
-// CHECK: "torch.aten.mm"{{.*}}coreai.output = array<i64: 0>
-// CHECK: "torch.aten.div"{{.*}}coreai.output = array<i64: 0>
-// CHECK: "torch.aten.tanh"{{.*}}coreai.output = array<i64: 0>
-// CHECK: "torch.aten.mul"{{.*}}coreai.output = array<i64: 0>
+// CHECK-SAME: heap = 0{{[,>]}}{{.*}}buffers = 0{{[,>]}}{{.*}}in_place_saved = 128{{[,>]}}
+// CHECK: "torch.aten.mm"{{.*}}coreai.placement = [#coreai.output<0>]
+// CHECK: "torch.aten.div"{{.*}}coreai.placement = [#coreai.output<0>]
+// CHECK: "torch.aten.tanh"{{.*}}coreai.placement = [#coreai.output<0>]
+// CHECK: "torch.aten.mul"{{.*}}coreai.placement = [#coreai.output<0>]
 // OFF-LABEL: func.func @softcap
-// OFF-SAME: buffers = 1 : i64, heap = 64 : i64
+// OFF-SAME: heap = 64{{[,>]}}{{.*}}buffers = 1{{[,>]}}
 // OFF-NOT: coreai.output
 // OFF: return
 func.func @softcap(%x: tensor<4x2xf32>, %w: tensor<2x4xf32>) -> tensor<1x4x4xf32> {
@@ -38,8 +38,8 @@ func.func @softcap(%x: tensor<4x2xf32>, %w: tensor<2x4xf32>) -> tensor<1x4x4xf32
 // Refused: the chain's buffer is read after the returned op (the output is
 // written while the chain is still needed).
 // CHECK-LABEL: func.func @chain_read_later
-// CHECK-SAME: buffers = 1 : i64
-// CHECK: "torch.aten.neg"{{.*}}coreai.offsets
+// CHECK-SAME: buffers = 1{{[,>]}}
+// CHECK: "torch.aten.neg"{{.*}}#coreai.heap
 // CHECK-NOT: "torch.aten.neg"{{.*}}coreai.output
 // CHECK: return
 func.func @chain_read_later(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
@@ -52,7 +52,7 @@ func.func @chain_read_later(%a: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf3
 // Refused: a value returned at two positions has no one output storage,
 // and one returned through a permutation is copied out by the runtime.
 // CHECK-LABEL: func.func @no_single_output
-// CHECK-SAME: buffers = 2 : i64
+// CHECK-SAME: buffers = 2{{[,>]}}
 // CHECK-NOT: coreai.output
 // CHECK: return
 func.func @no_single_output(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
@@ -67,7 +67,7 @@ func.func @no_single_output(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4
 // The KV-cache update: index_put into the cache, read by attention, then
 // returned as the cache's state_update: written into the cache itself.
 // CHECK-LABEL: func.func @kv_update
-// CHECK: "torch.aten.index_put"{{.*}}coreai.state = array<i64: 0>
+// CHECK: "torch.aten.index_put"{{.*}}coreai.placement = [#coreai.state<arg = 0>]
 // OFF-LABEL: func.func @kv_update
 // OFF-NOT: coreai.state
 // OFF: return

@@ -8,10 +8,10 @@
 // %1 is only read in the loop body: it lives until the scf.for (position 4).
 // The loop body's %5 lives at position 4 only.
 // CHECK-LABEL: func.func @for_body
-// CHECK-SAME: buffers = 5 : i64, heap = 320 : i64
+// CHECK-SAME: heap = 320{{[,>]}}{{.*}}buffers = 5{{[,>]}}
 // CHECK: scf.for
-// CHECK: "torch.aten.add"{{.*}}coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 64>
-// CHECK: } {coreai.offsets = array<i64: {{[0-9]+}}>, coreai.sizes = array<i64: 64>}
+// CHECK: "torch.aten.add"{{.*}}coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>]
+// CHECK: } {coreai.placement = [#coreai.heap<offset = {{[0-9]+}}, size = 64>]}
 // CSV-LABEL: id,lower,upper,size
 // CSV-NEXT: %0,2,5,64
 // CSV-NEXT: %1,3,5,64

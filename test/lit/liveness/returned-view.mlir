@@ -5,11 +5,11 @@
 // RUN: FileCheck %s --check-prefix=CSV < %t.csv
 
 // CHECK-LABEL: func.func @returned_view
-// CHECK-SAME: buffers = 1 : i64, heap = 128 : i64
+// CHECK-SAME: heap = 128{{[,>]}}{{.*}}buffers = 1{{[,>]}}
 // CHECK: %0 = "torch.aten.neg"
-// CHECK-NOT: coreai.offsets
-// CHECK: %2 = "torch.aten.cat"{{.*}}coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 128>
-// CHECK-NOT: coreai.offsets
+// CHECK-NOT: #coreai.{{heap|lent}}
+// CHECK: %2 = "torch.aten.cat"{{.*}}coreai.placement = [#coreai.heap<offset = 0, size = 128>]
+// CHECK-NOT: #coreai.{{heap|lent}}
 // CHECK: return
 // CSV: id,lower,upper,size
 // CSV-NEXT: %2,2,5,128

@@ -4,14 +4,14 @@
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers=alignment=1 %s | FileCheck %s
 
 // CHECK-LABEL: func.func @sizes
-// CHECK: coreai.sizes = array<i64: 10>
-// CHECK: coreai.sizes = array<i64: 5>
-// CHECK: coreai.sizes = array<i64: 3>
-// CHECK: coreai.sizes = array<i64: 20>
-// CHECK: coreai.sizes = array<i64: 80>
-// CHECK: coreai.sizes = array<i64: 80>
-// CHECK: coreai.sizes = array<i64: 4>
-// CHECK: coreai.sizes = array<i64: 18>
+// CHECK: size = 10>
+// CHECK: size = 5>
+// CHECK: size = 3>
+// CHECK: size = 20>
+// CHECK: size = 80>
+// CHECK: size = 80>
+// CHECK: size = 4>
+// CHECK: size = 18>
 func.func @sizes(%a: tensor<10xf32>) -> tensor<10xf32> {
   %0 = "test.op"(%a) : (tensor<10xf32>) -> tensor<10xi1>
   %1 = "test.op"(%a) : (tensor<10xf32>) -> tensor<10xi4>

@@ -12,8 +12,8 @@
 
 // The chain a -> b -> c in one 64-byte buffer, accepted by its own replay.
 // PLAN-LABEL: func.func @chain
-// PLAN-SAME: heap = 64 : i64
-// PLAN-COUNT-3: memref.alloc() {{{.*}}coreai.offsets = array<i64: 0>
+// PLAN-SAME: heap = 64{{[,>]}}
+// PLAN-COUNT-3: memref.alloc() {{{.*}}coreai.placement = [#coreai.heap<offset = 0,
 func.func @chain(%arg0: memref<16xf32>, %out: memref<16xf32>) {
   %a = memref.alloc() : memref<16xf32>
   linalg.copy ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
@@ -40,10 +40,10 @@ func.func @chain(%arg0: memref<16xf32>, %out: memref<16xf32>) {
 // A transpose does not compute element i from element i: its output may
 // not share its input's bytes.
 // FAULT: error: the plan of @transpose fails the replay: step 3 ('linalg.generic' at {{.*}}buffers.mlir:[[@LINE+5]]:{{[0-9]+}}) writes %alloc_0 (heap bytes [0, 64)) over bytes [0, 64) of %alloc, which it reads
-func.func @transpose(%arg0: memref<4x4xf32>, %out: memref<4x4xf32>) attributes {coreai.plan = {alignment = 64 : i64, heap = 64 : i64}} {
-  %a = memref.alloc() {coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : memref<4x4xf32>
+func.func @transpose(%arg0: memref<4x4xf32>, %out: memref<4x4xf32>) attributes {coreai.plan = #coreai.plan<heap = 64, lower_bound = 0, alignment = 64, buffers = 0, algorithm = "best", optimal = true>} {
+  %a = memref.alloc() {coreai.placement = [#coreai.heap<offset = 0, size = 64>]} : memref<4x4xf32>
   linalg.copy ins(%arg0 : memref<4x4xf32>) outs(%a : memref<4x4xf32>)
-  %b = memref.alloc() {coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : memref<4x4xf32>
+  %b = memref.alloc() {coreai.placement = [#coreai.heap<offset = 0, size = 64>]} : memref<4x4xf32>
   linalg.generic {indexing_maps = [#t2, #id2], iterator_types = ["parallel", "parallel"]} ins(%a : memref<4x4xf32>) outs(%b : memref<4x4xf32>) {
   ^bb0(%in: f32, %o: f32):
     linalg.yield %in : f32
@@ -60,10 +60,10 @@ func.func @transpose(%arg0: memref<4x4xf32>, %out: memref<4x4xf32>) attributes {
 
 // Elementwise, but %a is read again after %b was written over it.
 // FAULT: error: the plan of @read_after fails the replay: step 4 ('linalg.copy' at {{.*}}buffers.mlir:[[@LINE+10]]:{{[0-9]+}}) reads %alloc (heap bytes [0, 64)), but bytes [0, 64) hold %alloc_0
-func.func @read_after(%arg0: memref<16xf32>, %out: memref<16xf32>) attributes {coreai.plan = {alignment = 64 : i64, heap = 64 : i64}} {
-  %a = memref.alloc() {coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : memref<16xf32>
+func.func @read_after(%arg0: memref<16xf32>, %out: memref<16xf32>) attributes {coreai.plan = #coreai.plan<heap = 64, lower_bound = 0, alignment = 64, buffers = 0, algorithm = "best", optimal = true>} {
+  %a = memref.alloc() {coreai.placement = [#coreai.heap<offset = 0, size = 64>]} : memref<16xf32>
   linalg.copy ins(%arg0 : memref<16xf32>) outs(%a : memref<16xf32>)
-  %b = memref.alloc() {coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 64>} : memref<16xf32>
+  %b = memref.alloc() {coreai.placement = [#coreai.heap<offset = 0, size = 64>]} : memref<16xf32>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : memref<16xf32>) outs(%b : memref<16xf32>) {
   ^bb0(%in: f32, %o: f32):
     %n = arith.negf %in : f32

@@ -3,7 +3,7 @@
 // after it in this (hand-planned: the planner refuses mutations) function.
 // RUN: not coreai-plan-opt --allow-unregistered-dialect --coreai-verify-replay=original=%S/Inputs/dataflow-original.mlir %s -o /dev/null 2>&1 | FileCheck %s
 // CHECK: error: @reader_after_mutation does not compute what the original @reader_after_mutation does: 'torch.aten.tanh' at {{.*}}mutation-order.mlir:[[@LINE+3]]:{{[0-9]+}} moved to the other side of 'torch.aten.add_' at {{.*}}mutation-order.mlir:[[@LINE+2]]:{{[0-9]+}}, which writes into operand #0 it uses
-func.func @reader_after_mutation(%s: tensor<16xf32> {coreai.kind = "state", coreai.name = "s"}, %b: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {coreai.plan = {heap = 0 : i64}} {
+func.func @reader_after_mutation(%s: tensor<16xf32> {coreai.kind = "state", coreai.name = "s"}, %b: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) attributes {coreai.plan = #coreai.plan<heap = 0, lower_bound = 0, alignment = 1, buffers = 0, algorithm = "best", optimal = true>} {
   %1 = "torch.aten.add_"(%s, %b) {coreai.alias_of = [0]} : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
   %0 = "torch.aten.tanh"(%s) : (tensor<16xf32>) -> tensor<16xf32>
   return %0, %1 : tensor<16xf32>, tensor<16xf32>

@@ -9,7 +9,7 @@
 
 // A clone with the default memory format copies element i to i: in place.
 // CHECK-LABEL: func.func @clone_default(
-// CHECK: "torch.aten.clone"{{.*}}coreai.in_place = array<i64: 0>
+// CHECK: "torch.aten.clone"{{.*}}in_place = 0>]
 func.func @clone_default(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   %1 = "torch.aten.clone"(%0) {coreai.args = "(T,)"} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -19,7 +19,7 @@ func.func @clone_default(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // contiguous_format on a contiguous input keeps the layout: in place.
 // CHECK-LABEL: func.func @clone_contiguous(
-// CHECK: "torch.aten.clone"{{.*}}coreai.in_place = array<i64: 0>
+// CHECK: "torch.aten.clone"{{.*}}in_place = 0>]
 func.func @clone_contiguous(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   %1 = "torch.aten.clone"(%0) {coreai.args = "(T, memory_format=torch.contiguous_format)"} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -30,7 +30,7 @@ func.func @clone_contiguous(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 // channels_last moves element (n,c,h,w) to its NHWC offset, over input
 // bytes not yet read: never in place.
 // CHECK-LABEL: func.func @clone_channels_last(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @clone_channels_last(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -41,7 +41,7 @@ func.func @clone_channels_last(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // The same through _to_copy (same dtype).
 // CHECK-LABEL: func.func @to_copy_channels_last(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @to_copy_channels_last(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -52,7 +52,7 @@ func.func @to_copy_channels_last(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
 
 // Another layout (sparse) is not an elementwise copy.
 // CHECK-LABEL: func.func @to_copy_layout(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @to_copy_layout(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -63,7 +63,7 @@ func.func @to_copy_layout(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // Another device is another memory.
 // CHECK-LABEL: func.func @to_copy_device(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @to_copy_device(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -74,7 +74,7 @@ func.func @to_copy_device(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // A keyword the planner does not know: no reuse.
 // CHECK-LABEL: func.func @to_copy_unknown_keyword(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @to_copy_unknown_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -85,7 +85,7 @@ func.func @to_copy_unknown_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf3
 
 // Positive control: the exporter's usual _to_copy runs in place.
 // CHECK-LABEL: func.func @to_copy_default(
-// CHECK: "torch.aten._to_copy"{{.*}}coreai.in_place = array<i64: 0>
+// CHECK: "torch.aten._to_copy"{{.*}}in_place = 0>]
 func.func @to_copy_default(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   %1 = "torch.aten._to_copy"(%0) {coreai.args = "(T, dtype=torch.float32, layout=torch.strided, device=device(type='cpu'))"} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -96,7 +96,7 @@ func.func @to_copy_default(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 // A copy whose arguments are unknown (no coreai.args) may change the
 // layout: no reuse.
 // CHECK-LABEL: func.func @clone_no_args(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @clone_no_args(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -107,7 +107,7 @@ func.func @clone_no_args(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // Arguments the reader cannot split: no reuse.
 // CHECK-LABEL: func.func @clone_unparseable(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @clone_unparseable(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -118,7 +118,7 @@ func.func @clone_unparseable(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // copy with an unknown argument: no reuse.
 // CHECK-LABEL: func.func @copy_channels_last_keyword(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @copy_channels_last_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -129,7 +129,7 @@ func.func @copy_channels_last_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2
 
 // An elementwise op with a keyword the planner does not know: no reuse.
 // CHECK-LABEL: func.func @add_unknown_keyword(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @add_unknown_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -141,7 +141,7 @@ func.func @add_unknown_keyword(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 // An elementwise name with a list argument is not the elementwise
 // overload: no reuse.
 // CHECK-LABEL: func.func @add_list_argument(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @add_list_argument(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -152,7 +152,7 @@ func.func @add_list_argument(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // Positive control: scalar and string arguments keep an op elementwise.
 // CHECK-LABEL: func.func @gelu_tanh(
-// CHECK: "torch.aten.gelu"{{.*}}coreai.in_place = array<i64: 0>
+// CHECK: "torch.aten.gelu"{{.*}}in_place = 0>]
 func.func @gelu_tanh(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
   %1 = "torch.aten.gelu"(%0) {coreai.args = "(T, approximate='tanh')"} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -163,7 +163,7 @@ func.func @gelu_tanh(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 // A reduction over a size-1 dim keeps the type but is not elementwise
 // (a kernel may accumulate in the output): no reuse.
 // CHECK-LABEL: func.func @sum_size1_dim(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @sum_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -174,7 +174,7 @@ func.func @sum_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // The same for mean.
 // CHECK-LABEL: func.func @mean_size1_dim(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @mean_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -185,7 +185,7 @@ func.func @mean_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // And amax.
 // CHECK-LABEL: func.func @amax_size1_dim(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @amax_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -196,7 +196,7 @@ func.func @amax_size1_dim(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // A scan reads elements before i to write i: no reuse.
 // CHECK-LABEL: func.func @cumsum(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @cumsum(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -207,7 +207,7 @@ func.func @cumsum(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // A flip writes element i from element n-1-i: no reuse.
 // CHECK-LABEL: func.func @flip(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @flip(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -218,7 +218,7 @@ func.func @flip(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // A roll shifts elements: no reuse.
 // CHECK-LABEL: func.func @roll(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @roll(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -229,7 +229,7 @@ func.func @roll(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // softmax without in-place-softmax: no reuse.
 // CHECK-LABEL: func.func @softmax_not_opted_in(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @softmax_not_opted_in(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -240,7 +240,7 @@ func.func @softmax_not_opted_in(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> 
 
 // A square transpose made contiguous keeps the type, but moves elements.
 // CHECK-LABEL: func.func @permute_square_copy(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @permute_square_copy(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -251,7 +251,7 @@ func.func @permute_square_copy(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 
 // An op the planner does not know: no reuse.
 // CHECK-LABEL: func.func @unknown_op(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @unknown_op(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
@@ -264,7 +264,7 @@ func.func @unknown_op(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
 // 4x8); writing the 4x8 result over it would overrun it. The larger operand
 // dies too and takes the result.
 // CHECK-LABEL: func.func @broadcast_smaller(
-// CHECK: "torch.aten.add"{{.*}}coreai.in_place = array<i64: 1>
+// CHECK: "torch.aten.add"{{.*}}in_place = 1>]
 func.func @broadcast_smaller(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<4x1xf32>) -> tensor<4x1xf32>
   %1 = "torch.aten.neg"(%b) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -275,7 +275,7 @@ func.func @broadcast_smaller(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>) -> tensor
 
 // Only the smaller operand dies: no reuse at all.
 // CHECK-LABEL: func.func @broadcast_only_smaller_dies(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @broadcast_only_smaller_dies(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
   %0 = "torch.aten.neg"(%a) : (tensor<4x1xf32>) -> tensor<4x1xf32>
@@ -288,7 +288,7 @@ func.func @broadcast_only_smaller_dies(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>)
 // A gather with an index of the input's shape keeps the type; it reads
 // any element to write element i: no reuse.
 // CHECK-LABEL: func.func @gather(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @gather(%a: tensor<4x8xf32>, %i: tensor<4x8xi64>) -> tensor<4x8xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -302,7 +302,7 @@ func.func @gather(%a: tensor<4x8xf32>, %i: tensor<4x8xi64>) -> tensor<4x8xf32> {
 // No in-place over either operand (a scatter into self runs in place only
 // as a state update: placement.mlir).
 // CHECK-LABEL: func.func @scatter(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @scatter(%a: tensor<4x8xf32>, %i: tensor<4x8xi64>, %s: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = "torch.aten.neg"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -314,7 +314,7 @@ func.func @scatter(%a: tensor<4x8xf32>, %i: tensor<4x8xi64>, %s: tensor<4x8xf32>
 
 // A sort: values of the input's type, each from anywhere in its row.
 // CHECK-LABEL: func.func @sort(
-// CHECK-NOT: coreai.in_place
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @sort(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi64>) {
   %0 = "torch.aten.neg"(%a) : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -327,8 +327,8 @@ func.func @sort(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi64>) {
 // but its operand is not moved there with it (output placement moves only
 // in-place chains): the operand keeps its heap offset.
 // CHECK-LABEL: func.func @channels_last_output(
-// CHECK: "torch.aten.neg"{{.*}}coreai.offsets = array<i64: 0>
-// CHECK-NOT: coreai.in_place
+// CHECK: "torch.aten.neg"{{.*}}coreai.placement = [#coreai.heap<offset = 0,
+// CHECK-NOT: in_place =
 // CHECK: return
 func.func @channels_last_output(%a: tensor<1x4x2x2xf32>) -> (tensor<1x4x2x2xf32> {coreai.kind = "output"}) {
   %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>

@@ -15,7 +15,7 @@ func.func @values_from_old_state(%c: tensor<8x4xf16> {coreai.kind = "state", cor
 
 // Positive control: values computed from elsewhere.
 // CHECK-LABEL: func.func @values_elsewhere(
-// CHECK: "torch.aten.index_put"{{.*}}coreai.state = array<i64: 0>
+// CHECK: "torch.aten.index_put"{{.*}}coreai.placement = [#coreai.state<arg = 0>]
 func.func @values_elsewhere(%c: tensor<8x4xf16> {coreai.kind = "state", coreai.name = "cache"}, %i: tensor<1xi64>, %v: tensor<1x4xf16>) -> (tensor<8x4xf16> {coreai.kind = "state_update", coreai.name = "cache"}) {
   %1 = "torch.aten.index_put"(%c, %i, %v) {coreai.args = "(T, [T], T)"} : (tensor<8x4xf16>, tensor<1xi64>, tensor<1x4xf16>) -> tensor<8x4xf16>
   return %1 : tensor<8x4xf16>
