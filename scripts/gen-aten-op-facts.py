@@ -178,21 +178,31 @@ def takes_generator(schema):
     return any("Generator" in str(a.type) for a in schema.arguments)
 
 
+def qualified(schema):
+    return schema.name + ("." + schema.overload_name if schema.overload_name else "")
+
+
+def is_dispatcher_op(schema):
+    """An op of torch's dispatcher (`torch.ops.aten.*`, what graphs hold),
+    not a TorchScript builtin (`sort.Tensor` sorting a list in place)."""
+    try:
+        torch._C._dispatch_has_kernel_for_dispatch_key(qualified(schema), "CompositeImplicitAutograd")
+        return True
+    except RuntimeError:
+        return False
+
+
 def is_composite(schema):
     """Implemented by a decomposition (CompositeImplicitAutograd): such ops
     may return an operand itself whatever their schema says (`type_as`)."""
-    qualified = schema.name + ("." + schema.overload_name if schema.overload_name else "")
-    try:
-        return torch._C._dispatch_has_kernel_for_dispatch_key(qualified, "CompositeImplicitAutograd")
-    except RuntimeError:
-        return True  # a TorchScript builtin, not a dispatcher op: no kernel to trust
+    return torch._C._dispatch_has_kernel_for_dispatch_key(qualified(schema), "CompositeImplicitAutograd")
 
 
 def collect(supplement):
     """(name, overload) -> (schema, origin, composite)."""
     schemas = {}
     for schema in torch._C._jit_get_all_schemas():
-        if schema.name.startswith("aten::") and mentions_tensor(schema):
+        if schema.name.startswith("aten::") and mentions_tensor(schema) and is_dispatcher_op(schema):
             schemas[key(schema)] = (schema, "torch", is_composite(schema))
     for schema, composite in read_supplement(supplement):
         schemas[key(schema)] = (schema, "supplement", composite)
@@ -222,9 +232,10 @@ HEADER = """\
 // (test/lit/aten/regenerate.test fails when this file differs from a run).
 // Facts no schema states live in AtenOpFactsManual.def.
 //
-// Scope: every aten:: schema with a Tensor argument or result ({count}
-// overloads): the importer accepts only ops listed here, the effect model
-// treats anything else as unknown. Scalar and list ops (`add.int`) never
+// Scope: every aten:: op of torch's dispatcher with a Tensor argument or
+// result ({count} overloads): the importer accepts only ops listed here,
+// the effect model treats anything else as unknown. Scalar ops (`add.int`)
+// and TorchScript builtins (`sort.Tensor`, a list sorted in place) never
 // appear as `torch.aten.*` tensor ops and are left out.
 //
 // ATEN_OP(name, overload, results, mutated, random, twin, composite, origin)
