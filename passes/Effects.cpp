@@ -132,6 +132,12 @@ void classifyAten(Operation *op, OpEffects &effects) {
 
 } // namespace
 
+/// torch's naming of out= overloads (`out`, `Tensor_out`, `out_int`).
+static bool mayBeOutVariant(StringRef overload) {
+  return overload == "out" || overload.ends_with("_out") ||
+         overload.starts_with("out_");
+}
+
 std::optional<aten::OpFacts> atenFactsOf(Operation *op, bool *writesAgree,
                                          bool *returnsAgree) {
   StringRef name = op->getName().getStringRef();
@@ -140,7 +146,11 @@ std::optional<aten::OpFacts> atenFactsOf(Operation *op, bool *writesAgree,
   if (auto overload = op->getAttrOfType<StringAttr>("coreai.overload")) {
     if (const OpFacts *facts = aten::lookup(name, overload.getValue()))
       return *facts;
-    return std::nullopt;
+    // An overload no torch names (hand-written IR says `add.default`) is
+    // read like a missing one, but an out= variant's name never is: its
+    // writes would go unseen.
+    if (mayBeOutVariant(overload.getValue()))
+      return std::nullopt;
   }
   std::optional<aten::AnyOverloadFacts> any = aten::lookupAnyOverload(name);
   if (!any)

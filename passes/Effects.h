@@ -42,7 +42,8 @@ struct OpEffects {
 };
 
 /// The ATen op facts (lib/Aten) of a `torch.aten.X` op: of its
-/// `coreai.overload`, or, for hand-written IR without one, what all of X's
+/// `coreai.overload`, or, for hand-written IR without one (or naming an
+/// overload torch does not have, out= names aside), what all of X's
 /// overloads share (`writesAgree` / `returnsAgree` false where they
 /// differ). std::nullopt for other ops and ones the table does not know.
 std::optional<aten::OpFacts> atenFactsOf(mlir::Operation *op,
