@@ -6,157 +6,167 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "llvm/ADT/StringSet.h"
+#include "coreai-plan/Aten/OpFacts.h"
 
 using namespace mlir;
 
 namespace coreai {
 namespace {
 
-// Functional core ATen ops: results computed from operands and arguments
-// alone (schemas without `(a!)` annotations or generators). An ATen op not
-// named here, nor below, has unknown effects.
-const llvm::StringSet<> &pureAtenOps() {
-  static const llvm::StringSet<> names = {
-      // views and copies
-      "view", "alias", "permute", "expand", "unsqueeze", "squeeze", "slice",
-      "select", "t", "transpose", "narrow", "diagonal", "as_strided",
-      "detach", "unfold", "split", "split_with_sizes", "chunk", "unbind",
-      "view_as_real", "view_as_complex", "_unsafe_view", "reshape",
-      "flatten", "contiguous", "clone", "_to_copy", "copy", "to", "lift_fresh_copy",
-      "view_copy", "permute_copy", "expand_copy", "slice_copy",
-      "select_copy", "unsqueeze_copy", "squeeze_copy", "transpose_copy",
-      // elementwise
-      "abs", "add", "sub", "rsub", "mul", "div", "neg", "rsqrt", "sqrt", "pow",
-      "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "tanh",
-      "gelu", "sigmoid", "silu", "relu", "relu6", "elu", "hardtanh",
-      "hardswish", "hardsigmoid", "leaky_relu", "softplus", "mish", "cos",
-      "sin", "tan", "acos", "asin", "atan", "atan2", "cosh", "sinh", "erf",
-      "erfc", "erfinv", "where", "clamp", "clamp_min", "clamp_max",
-      "minimum", "maximum", "fmod", "remainder", "reciprocal", "sign",
-      "floor", "ceil", "round", "trunc", "frac", "bitwise_and", "bitwise_or",
-      "bitwise_xor", "bitwise_not", "logical_and", "logical_or",
-      "logical_xor", "logical_not", "le", "lt", "ge", "gt", "eq", "ne",
-      "isnan", "isinf", "masked_fill", "lerp", "floor_divide", "square",
-      "_native_batch_norm_legit_no_training", "native_layer_norm",
-      "native_group_norm", "layer_norm",
-      // reductions, scans, sorts, softmax
-      "mean", "sum", "prod", "amax", "amin", "max", "min", "argmax", "argmin",
-      "var", "var_mean", "std", "any", "all", "norm", "linalg_vector_norm",
-      "logsumexp", "cumsum", "cumprod", "sort", "topk", "_softmax",
-      "softmax", "_log_softmax", "log_softmax",
-      // layout and data movement
-      "cat", "stack", "flip", "roll", "gather", "scatter", "scatter_add",
-      "scatter_reduce", "index", "index_select", "index_put", "index_copy",
-      "index_add", "slice_scatter", "select_scatter", "diagonal_scatter",
-      "embedding", "repeat", "tril", "triu", "constant_pad_nd", "pad",
-      "tile", "masked_scatter", "nonzero",
-      // linear algebra and convolution
-      "mm", "bmm", "addmm", "matmul", "linear", "baddbmm", "convolution",
-      "_convolution", "max_pool2d_with_indices", "avg_pool2d",
-      "adaptive_avg_pool2d", "_adaptive_avg_pool2d", "upsample_nearest2d",
-      "upsample_bilinear2d",
-      // factories (deterministic)
-      "arange", "full", "full_like", "zeros", "zeros_like", "ones",
-      "ones_like", "empty", "empty_like", "empty_strided", "scalar_tensor",
-      "fill", "new_zeros", "new_ones", "new_full", "new_empty", "eye",
-      "linspace"};
-  return names;
+using aten::ArgumentRef;
+using aten::OpFacts;
+
+/// Operands the tensors of the call's arguments are, in order: positional
+/// ones first, then keywords as written (`coreai.args`, AtenArgs.h).
+unsigned tensorsIn(llvm::StringRef value) { return llvm::count(value, 'T'); }
+
+/// The operands argument `argument` gives in this call: from the call's
+/// arguments when the op has them, else its fixed place in the schema;
+/// std::nullopt when neither tells.
+std::optional<std::pair<unsigned, unsigned>>
+operandsOf(const ArgumentRef &argument, const std::optional<AtenArgs> &args,
+           unsigned operands) {
+  if (args) {
+    unsigned first = 0;
+    if (!argument.keywordOnly && argument.position < args->positional.size()) {
+      for (unsigned i = 0; i < argument.position; ++i)
+        first += tensorsIn(args->positional[i]);
+      return std::pair(first, tensorsIn(args->positional[argument.position]));
+    }
+    for (const std::string &value : args->positional)
+      first += tensorsIn(value);
+    for (const auto &[key, value] : args->keywords) {
+      if (key == argument.name)
+        return std::pair(first, tensorsIn(value));
+      first += tensorsIn(value);
+    }
+    return std::pair(0u, 0u); // not given: a defaulted optional tensor
+  }
+  if (!argument.operand)
+    return std::nullopt;
+  int index = *argument.operand < 0 ? int(operands) + *argument.operand
+                                    : *argument.operand;
+  if (index < 0 || index >= int(operands))
+    return std::nullopt;
+  return std::pair(unsigned(index), 1u);
 }
 
-// ATen ops drawing from the random generator.
-const llvm::StringSet<> &randomAtenOps() {
-  static const llvm::StringSet<> names = {
-      "rand",        "randn",       "rand_like",  "randn_like",
-      "randint",     "randint_like", "randperm",  "bernoulli",
-      "normal",      "uniform",     "multinomial", "poisson",
-      "exponential", "geometric",   "cauchy",     "log_normal",
-      "random",      "rrelu",       "rrelu_with_noise", "_fused_dropout",
-      "_standard_gamma", "binomial"};
-  return names;
+void markAllOperandsMutated(Operation *op, OpEffects &effects) {
+  effects.mutated.clear();
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    effects.mutated.push_back(i);
+  if (effects.mutated.empty())
+    effects.unknown = true;
 }
 
-// Dropouts: random when their `train` argument (positional 2) is not
-// literally False.
-const llvm::StringSet<> &dropoutAtenOps() {
-  static const llvm::StringSet<> names = {
-      "dropout", "native_dropout", "feature_dropout", "alpha_dropout",
-      "feature_alpha_dropout"};
-  return names;
+/// The operands the op writes (its schema's `Tensor(a!)` arguments); where
+/// the call does not say which operands those are, all of them.
+void addWrites(Operation *op, llvm::ArrayRef<ArgumentRef> written,
+               const std::optional<AtenArgs> &args, OpEffects &effects) {
+  for (const ArgumentRef &argument : written) {
+    auto operands = operandsOf(argument, args, op->getNumOperands());
+    if (!operands || operands->first + operands->second > op->getNumOperands())
+      return markAllOperandsMutated(op, effects);
+    for (unsigned i = 0; i < operands->second; ++i)
+      effects.mutated.push_back(operands->first + i);
+  }
+  llvm::sort(effects.mutated);
+  effects.mutated.erase(llvm::unique(effects.mutated), effects.mutated.end());
 }
 
-bool isOutVariant(StringRef overload) {
-  return overload == "out" || overload.ends_with("_out") ||
-         overload.starts_with("out_");
+/// The literal value of the argument a conditional effect depends on.
+std::optional<llvm::StringRef>
+conditionArgument(const aten::ArgumentCondition &condition,
+                  const std::optional<AtenArgs> &args) {
+  if (std::optional<llvm::StringRef> keyword =
+          args->keyword(condition.argument))
+    return keyword;
+  if (condition.position < args->positional.size())
+    return llvm::StringRef(args->positional[condition.position]);
+  return std::nullopt;
 }
 
-/// `torch.aten.X` ATen ops by their schema naming conventions: a trailing
-/// `_` (`add_`, `copy_`, `index_put_`, `detach_`) writes `self`;
-/// `__iX__` dunders (`__iand__`) too; an `out` overload or an `out=`
-/// keyword writes the tensors passed for it (keyword-only, so the trailing
-/// operands).
-void classifyAten(Operation *op, StringRef name, OpEffects &effects) {
-  bool dunder = name.starts_with("__") && name.ends_with("__");
-  if ((dunder && name.starts_with("__i")) ||
-      (!dunder && name.ends_with("_"))) {
-    if (op->getNumOperands() > 0)
-      effects.mutated.push_back(0);
-    else
-      effects.unknown = true;
+/// Whether the conditional effect is off in this call: only when the
+/// call's arguments can be read and say so.
+bool conditionHolds(const std::optional<aten::ArgumentCondition> &condition,
+                    const std::optional<AtenArgs> &args, bool present) {
+  if (!condition)
+    return false;
+  if (!args)
+    return !present && condition->absentSatisfies;
+  return condition->satisfiedBy(conditionArgument(*condition, args));
+}
+
+/// `torch.aten.X` ops from the ATen op facts (lib/Aten): writes from the
+/// schemas' `(a!)` annotations and the manual list's conditional ones,
+/// randomness, asserts; an op the table does not know has unknown effects.
+void classifyAten(Operation *op, OpEffects &effects) {
+  bool agreed = true;
+  std::optional<OpFacts> facts = atenFactsOf(op, &agreed);
+  if (!facts) {
+    effects.unknown = true;
     return;
   }
-  auto overload = op->getAttrOfType<StringAttr>("coreai.overload");
   bool present = false;
   std::optional<AtenArgs> args = atenArgsOf(op, &present);
-  unsigned outTensors = 0;
-  if (args)
-    for (const auto &[key, value] : args->keywords)
-      if (key == "out" || key == "values" || key == "indices")
-        outTensors += llvm::count(StringRef(value), 'T');
-  if (overload && isOutVariant(overload.getValue()) && outTensors == 0)
-    outTensors = 1;
-  if (outTensors > 0) {
-    unsigned operands = op->getNumOperands();
-    for (unsigned i = operands - std::min(outTensors, operands); i < operands;
-         ++i)
-      effects.mutated.push_back(i);
-    if (effects.mutated.empty())
-      effects.unknown = true;
+  if (!agreed)
+    markAllOperandsMutated(op, effects);
+  addWrites(op, facts->mutated, args, effects);
+  if (facts->writesUnless &&
+      !conditionHolds(facts->writesUnless, args, present))
+    markAllOperandsMutated(op, effects);
+  if (effects.mutates() || effects.unknown)
     return;
-  }
-  if (name.starts_with("_assert") || name == "sym_constrain_range" ||
-      name == "sym_constrain_range_for_size" ||
-      name == "_functional_assert_async") {
+  if (facts->asserts) {
     effects.asserts = true;
     return;
   }
-  if (randomAtenOps().contains(name)) {
+  if (facts->random && !conditionHolds(facts->randomUnless, args, present)) {
     effects.random = true;
     return;
   }
-  if (dropoutAtenOps().contains(name)) {
-    std::optional<StringRef> train = args ? args->keyword("train")
-                                          : std::optional<StringRef>();
-    if (!train && args && args->positional.size() > 2)
-      train = StringRef(args->positional[2]);
-    effects.random = !(train && *train == "False");
-    return;
-  }
-  if (present && !args) {
-    effects.unknown = true; // arguments we cannot read
-    return;
-  }
-  if (!pureAtenOps().contains(name) || op->getNumResults() == 0)
+  // Arguments we cannot read, or no result: nothing to compute from them.
+  if ((present && !args) || op->getNumResults() == 0)
     effects.unknown = true;
 }
 
 } // namespace
 
+/// torch's naming of out= overloads (`out`, `Tensor_out`, `out_int`).
+static bool mayBeOutVariant(StringRef overload) {
+  return overload == "out" || overload.ends_with("_out") ||
+         overload.starts_with("out_");
+}
+
+std::optional<aten::OpFacts> atenFactsOf(Operation *op, bool *writesAgree,
+                                         bool *returnsAgree) {
+  StringRef name = op->getName().getStringRef();
+  if (!name.consume_front("torch.aten."))
+    return std::nullopt;
+  if (auto overload = op->getAttrOfType<StringAttr>("coreai.overload")) {
+    if (const OpFacts *facts = aten::lookup(name, overload.getValue()))
+      return *facts;
+    // An overload no torch names (hand-written IR says `add.default`) is
+    // read like a missing one, but an out= variant's name never is: its
+    // writes would go unseen.
+    if (mayBeOutVariant(overload.getValue()))
+      return std::nullopt;
+  }
+  std::optional<aten::AnyOverloadFacts> any = aten::lookupAnyOverload(name);
+  if (!any)
+    return std::nullopt;
+  if (writesAgree)
+    *writesAgree = any->writesAgree;
+  if (returnsAgree)
+    *returnsAgree = any->returnsAgree;
+  return any->facts;
+}
+
 OpEffects effectsOf(Operation *op) {
   OpEffects effects;
   StringRef name = op->getName().getStringRef();
   if (name.consume_front("torch.aten.")) {
-    classifyAten(op, name, effects);
+    classifyAten(op, effects);
     return effects;
   }
   if (!op->isRegistered())

@@ -11,6 +11,8 @@
 #ifndef COREAI_PLAN_PASSES_EFFECTS_H
 #define COREAI_PLAN_PASSES_EFFECTS_H
 
+#include "coreai-plan/Aten/OpFacts.h"
+
 #include "mlir/IR/Operation.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -38,6 +40,15 @@ struct OpEffects {
     return mutates() || random || asserts || unknown || declared;
   }
 };
+
+/// The ATen op facts (lib/Aten) of a `torch.aten.X` op: of its
+/// `coreai.overload`, or, for hand-written IR without one (or naming an
+/// overload torch does not have, out= names aside), what all of X's
+/// overloads share (`writesAgree` / `returnsAgree` false where they
+/// differ). std::nullopt for other ops and ones the table does not know.
+std::optional<aten::OpFacts> atenFactsOf(mlir::Operation *op,
+                                         bool *writesAgree = nullptr,
+                                         bool *returnsAgree = nullptr);
 
 /// The effects of one op (not counting its nested ops: callers walk).
 /// Terminators are not classified here: they stay last anyway.

@@ -2,6 +2,7 @@
 #include "OpClasses.h"
 
 #include "AtenArgs.h"
+#include "Effects.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,54 +24,34 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-// ATen ops whose results alias operand 0 (schema `Tensor(a) self ->
-// Tensor(a)`). Only a fallback: `coreai.alias_of` is the ground truth.
-const llvm::StringSet<> &atenViews() {
-  static const llvm::StringSet<> names = {
-      "torch.aten.view",      "torch.aten.alias",    "torch.aten.permute",
-      "torch.aten.expand",    "torch.aten.unsqueeze", "torch.aten.squeeze",
-      "torch.aten.slice",     "torch.aten.select",   "torch.aten.t",
-      "torch.aten.transpose", "torch.aten.narrow",   "torch.aten.diagonal",
-      "torch.aten.as_strided", "torch.aten.detach",  "torch.aten.unfold",
-      "torch.aten.split",     "torch.aten.split_with_sizes",
-      "torch.aten.chunk",     "torch.aten.unbind",   "torch.aten.view_as_real",
-      "torch.aten.view_as_complex"};
-  return names;
-}
-
-// Views whose element i is element i of their source (reshapes).
+// Non-ATen views whose element i is element i of their source (reshapes,
+// casts); ATen's come from the op facts (AtenOpFactsManual.def).
 const llvm::StringSet<> &layoutKeepingViews() {
   static const llvm::StringSet<> names = {
-      "torch.aten.view",        "torch.aten.alias",
-      "torch.aten.unsqueeze",   "torch.aten.squeeze",
-      "torch.aten.detach",      "tensor.reshape",
-      "tensor.expand_shape",    "tensor.collapse_shape",
-      "tensor.cast",            "tosa.reshape",
-      "bufferization.to_tensor", "bufferization.to_buffer"};
+      "tensor.reshape",        "tensor.expand_shape",
+      "tensor.collapse_shape", "tensor.cast",
+      "tosa.reshape",          "bufferization.to_tensor",
+      "bufferization.to_buffer"};
   return names;
 }
 
-// ATen ops computing result element i from operand elements at i (or
-// broadcast ones) only; with an operand of the result's exact type, that
-// operand is read at i alone.
-const llvm::StringSet<> &atenElementwise() {
-  static const llvm::StringSet<> names = {
-      "torch.aten.abs",         "torch.aten.add",         "torch.aten.sub",
-      "torch.aten.mul",         "torch.aten.div",         "torch.aten.neg",
-      "torch.aten.rsqrt",       "torch.aten.sqrt",        "torch.aten.pow",
-      "torch.aten.exp",         "torch.aten.log",         "torch.aten.tanh",
-      "torch.aten.gelu",        "torch.aten.sigmoid",     "torch.aten.silu",
-      "torch.aten.relu",        "torch.aten.hardtanh",    "torch.aten.cos",
-      "torch.aten.sin",         "torch.aten.where",       "torch.aten.clamp",
-      "torch.aten.clamp_min",   "torch.aten.clamp_max",   "torch.aten.minimum",
-      "torch.aten.maximum",     "torch.aten.reciprocal",  "torch.aten.erf",
-      "torch.aten.bitwise_and", "torch.aten.bitwise_or",  "torch.aten.bitwise_xor",
-      "torch.aten.bitwise_not", "torch.aten.logical_not", "torch.aten.le",
-      "torch.aten.lt",          "torch.aten.ge",          "torch.aten.gt",
-      "torch.aten.eq",          "torch.aten.ne",          "torch.aten._to_copy",
-      "torch.aten.clone",       "torch.aten.copy",        "torch.aten.masked_fill",
-      "torch.aten.leaky_relu",  "torch.aten.hardswish",   "torch.aten.hardsigmoid"};
-  return names;
+/// Whether the ATen op's results alias its operand 0 by its schema (only a
+/// fallback: `coreai.alias_of` is the ground truth). May-alias ops
+/// (`reshape`, `to`) are decided per node by the exporter, so not here.
+bool isAtenView(Operation *op) {
+  bool returnsAgree = true;
+  std::optional<aten::OpFacts> facts =
+      atenFactsOf(op, nullptr, &returnsAgree);
+  if (!facts || !returnsAgree || facts->mayAlias)
+    return false;
+  std::optional<aten::ArgumentRef> source = facts->viewSource();
+  return source && source->operand == 0;
+}
+
+/// A manual fact (AtenOpFactsManual.def) of the ATen op `op`.
+bool atenFact(Operation *op, bool aten::OpFacts::*fact) {
+  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  return facts && (*facts).*fact;
 }
 
 bool oneOf(llvm::StringRef value, std::initializer_list<llvm::StringRef> allowed) {
@@ -181,7 +162,8 @@ ResultClass only(ResultKind kind) { return {kind, Value(), false}; }
 
 ResultClass viewOf(Operation *op, Value source) {
   return {ResultKind::View, source,
-          layoutKeepingViews().contains(op->getName().getStringRef())};
+          layoutKeepingViews().contains(op->getName().getStringRef()) ||
+              atenFact(op, &aten::OpFacts::keepsLayout)};
 }
 
 bool isMemRefAllocation(Operation *op) {
@@ -213,8 +195,8 @@ FailureOr<ResultClass> classifyResult(Operation *op, unsigned index) {
     if (Value source = view.getViewSource())
       return viewOf(op, source);
   llvm::StringRef name = op->getName().getStringRef();
-  bool namedView = layoutKeepingViews().contains(name) ||
-                   atenViews().contains(name) || isa<tensor::ExtractSliceOp>(op);
+  bool namedView = layoutKeepingViews().contains(name) || isAtenView(op) ||
+                   isa<tensor::ExtractSliceOp>(op);
   if (namedView && op->getNumOperands() > 0)
     return viewOf(op, op->getOperand(0));
   if (isa<tensor::EmptyOp>(op))
@@ -318,7 +300,7 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   }
   if (op->hasTrait<OpTrait::Elementwise>() ||
       op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-      (atenElementwise().contains(op->getName().getStringRef()) &&
+      (atenFact(op, &aten::OpFacts::elementwise) &&
        atenArgumentsKeepElementwise(op)))
     sameTypeOperands();
   return candidates;
@@ -350,11 +332,8 @@ std::optional<BufferInPlace> inPlaceBufferOperands(Operation *op) {
 }
 
 llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(Operation *op) {
-  static const llvm::StringSet<> names = {
-      "torch.aten._softmax", "torch.aten.softmax", "torch.aten._log_softmax",
-      "torch.aten.log_softmax"};
   if (op->getNumResults() != 1 || op->getNumOperands() == 0 ||
-      !names.contains(op->getName().getStringRef()) ||
+      !atenFact(op, &aten::OpFacts::rowInPlace) ||
       op->getOperand(0).getType() != op->getResult(0).getType())
     return {};
   // (self, dim, half_to_float) or (self, dim, dtype=None): a row along
@@ -379,14 +358,10 @@ llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(Operation *op) {
 }
 
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(Operation *op) {
-  static const llvm::StringSet<> replacesElementsOfSelf = {
-      "torch.aten.index_put", "torch.aten.index_copy",
-      "torch.aten.slice_scatter", "torch.aten.select_scatter",
-      "torch.aten.scatter"};
   bool present = false;
   bool argumentsRead = atenArgsOf(op, &present) || !present;
   if (op->getNumResults() == 1 && op->getNumOperands() > 0 && argumentsRead &&
-      replacesElementsOfSelf.contains(op->getName().getStringRef()) &&
+      atenFact(op, &aten::OpFacts::replacesElements) &&
       op->getOperand(0).getType() == op->getResult(0).getType())
     return {0};
   return inPlaceOperands(op);

@@ -212,6 +212,9 @@ private:
                                  llvm::StringRef self,
                                  llvm::StringRef result);
   LogicalResult writeBack(llvm::StringRef name, Value value, Location loc);
+  LogicalResult checkNoHiddenWrites(const Object &node,
+                                    const aten::ArgumentCondition &condition,
+                                    llvm::StringRef target);
   FailureOr<Value> scatterInto(const Tensor &view, Value source,
                                Value written, Location loc);
 };
@@ -681,6 +684,30 @@ FailureOr<bool> ProgramImporter::mayAliasIsView(llvm::StringRef op,
                           (*out)->hintSizes);
 }
 
+/// Batch norms write their running statistics in training without a
+/// schema annotation (AtenOpFactsManual.def): imported only where the
+/// node's argument says they do not (`training=False`).
+LogicalResult
+ProgramImporter::checkNoHiddenWrites(const Object &node,
+                                     const aten::ArgumentCondition &condition,
+                                     llvm::StringRef target) {
+  std::optional<llvm::StringRef> literal;
+  const Array *inputs = node.getArray("inputs");
+  for (const llvm::json::Value &input : *inputs)
+    if (const Object *named = input.getAsObject())
+      if (named->getString("name") == condition.argument)
+        if (const Object *arg = named->getObject("arg"))
+          if (std::optional<bool> flag = arg->getBoolean("as_bool"))
+            literal = *flag ? "True" : "False";
+  if (condition.satisfiedBy(literal))
+    return success();
+  return emitError(nodeLoc(node))
+         << "'aten." << target << "' writes its running statistics unless '"
+         << condition.argument
+         << "' is False; export the model in eval mode or with "
+            "`run_decompositions()`";
+}
+
 FailureOr<Value> ProgramImporter::scatterInto(const Tensor &view,
                                               Value source, Value written,
                                               Location loc) {
@@ -690,7 +717,7 @@ FailureOr<Value> ProgramImporter::scatterInto(const Tensor &view,
   const Object &node = *parsed->getAsObject();
   llvm::StringRef target = node.getString("target").value_or("");
   llvm::StringRef opName = target.drop_front(strlen("torch.ops.aten."));
-  llvm::StringRef op = opName.rsplit('.').first;
+  auto [op, opOverload] = opName.rsplit('.');
   FailureOr<const TensorMeta *> sourceMeta = meta(view.parent, loc);
   if (failed(sourceMeta))
     return failure();
@@ -713,7 +740,7 @@ FailureOr<Value> ProgramImporter::scatterInto(const Tensor &view,
   };
   int64_t rank = to.type.getRank();
   auto normalise = [&](int64_t dim) { return dim < 0 ? dim + rank : dim; };
-  if (isLayoutKeepingView(op)) {
+  if (isLayoutKeepingView(op, opOverload)) {
     if (written.getType() == to.type)
       return written;
     std::string args = "(T, [" + llvm::join(to.dims, ", ") + "])";
@@ -797,9 +824,10 @@ LogicalResult ProgramImporter::writeBack(llvm::StringRef name, Value value,
   Tensor tensor = found->second;
   if (tensor.uncertainCopy)
     return emitError(loc) << "writes in place into '" << name
-                          << "', a reshape that torch may have made as a view "
-                             "or as a copy: the importer cannot tell which "
-                             "storage the write reaches";
+                          << "', which torch may have made as a view or as "
+                             "a copy (a reshape, a decomposed op): the "
+                             "importer cannot tell which storage the write "
+                             "reaches";
   if (tensor.viewNode.empty()) {
     if (!firstWriter.count(name)) {
       firstWriter.try_emplace(name, loc);
@@ -921,12 +949,21 @@ LogicalResult ProgramImporter::importNode(const Object &node,
     FailureOr<Operation *> built = buildNode(node, op, overload, {}, {});
     return failure(failed(built));
   }
-  case OpRole::Functional: {
+  case OpRole::Functional:
+  case OpRole::MaybeShared: {
+    if (known->writesUnless && failed(checkNoHiddenWrites(
+                                   node, *known->writesUnless, target)))
+      return failure();
     FailureOr<Operation *> built =
         buildNode(node, op, overload, results, std::nullopt);
-    if (failed(built))
+    if (failed(built) || failed(freshResults(*built)))
       return failure();
-    return freshResults(*built);
+    // torch may have returned an operand itself: a write into the result
+    // could reach that operand's storage.
+    if (known->role == OpRole::MaybeShared)
+      for (const std::string &name : resultNames)
+        tensors[name].uncertainCopy = true;
+    return success();
   }
   case OpRole::View:
   case OpRole::MayAlias: {
@@ -989,7 +1026,8 @@ LogicalResult ProgramImporter::importNode(const Object &node,
     if (failed(selfMeta))
       return failure();
     FailureOr<Operation *> built =
-        buildNode(node, known->functional, overload, {*selfMeta},
+        buildNode(node, known->functional, known->functionalOverload,
+                  {*selfMeta},
                   std::nullopt);
     if (failed(built))
       return failure();

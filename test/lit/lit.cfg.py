@@ -31,6 +31,16 @@ if os.path.isdir(os.path.join(config.shared_dir, "exports")):
 config.substitutions.append(("%coreai-exec", "env PYTHONPATH=%s /usr/bin/python3 -m coreai_exec"
                              % os.path.join(config.coreai_src_root, "tools", "coreai-exec")))
 
+# The ATen op facts' regeneration test (lit/aten) needs Debian's
+# python3-torch, the torch the checked-in table was generated from.
+if os.path.exists("/usr/bin/python3") and os.system(
+        "/usr/bin/python3 -c 'import torch' > /dev/null 2>&1") == 0:
+    config.available_features.add("torch")
+    config.substitutions.append(("%torch-python", "/usr/bin/python3"))
+else:
+    lit_config.note("torch not found for /usr/bin/python3: the ATen op facts are not regenerated "
+                    "(apt-get install python3-torch)")
+
 # The browser test needs Debian's chromium (scripts/dev test installs it).
 import shutil
 chromium = shutil.which("chromium")

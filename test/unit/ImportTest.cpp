@@ -61,7 +61,12 @@ TEST_CASE("ATen ops are classified from their schemas", "[import]") {
   REQUIRE(inPlace);
   CHECK(inPlace->role == OpRole::InPlace);
   CHECK(inPlace->functional == "index_copy");
-  CHECK(classifyAtenOp("__and__", "Tensor")->role == OpRole::Functional);
+  CHECK(inPlace->functionalOverload == "default");
+  // Schema writes into other arguments than self are refused.
+  CHECK_FALSE(classifyAtenOp("_native_batch_norm_legit", "default"));
+  // Decomposed ops (CompositeImplicitAutograd) may hand back an operand.
+  CHECK(classifyAtenOp("__and__", "Tensor")->role == OpRole::MaybeShared);
+  CHECK(classifyAtenOp("dropout", "default")->role == OpRole::MaybeShared);
   CHECK(classifyAtenOp("detach_", "default")->role == OpRole::DetachInPlace);
   // `.out` overloads write an argument; unknown ops are not guessed.
   CHECK_FALSE(classifyAtenOp("add", "out"));

@@ -2,14 +2,15 @@
 
 An op `torch.aten.NAME` with `coreai.overload = OV` runs as
 `torch.ops.aten.NAME.OV`, or through the legacy table (legacy.py) where the
-installed torch lacks it. Where ATen has an out= overload taking exactly the
-same arguments plus one `out` tensor, the result is written by the kernel
-into its slot; otherwise the kernel's result is copied in.
+installed torch lacks it. Where the ATen op facts (opfacts.py, the planner's
+lib/Aten table) name an out= overload computing NAME.OV into one `out`
+tensor, the result is written by the kernel into its slot; otherwise the
+kernel's result is copied in.
 """
 
 import torch
 
-from . import pyargs
+from . import opfacts, pyargs
 from .legacy import LEGACY_OPS
 
 DTYPES = {
@@ -74,17 +75,16 @@ class Kernel:
                 self.native = None
         self.legacy = LEGACY_OPS.get((name, overload))
         self.out_variant = None
-        if self.native is not None and packet is not None:
-            signature = _argument_signature(self.native._schema)
-            for candidate in packet.overloads():
-                try:
-                    op = getattr(packet, candidate)
-                except (AttributeError, RuntimeError):
-                    continue  # an overload this build cannot load
-                outs = [a for a in op._schema.arguments if a.is_out]
-                if len(outs) == 1 and outs[0].name == "out" and _argument_signature(op._schema) == signature:
-                    self.out_variant = op
-                    break
+        out_overload = opfacts.out_variant(name, overload)
+        if self.native is not None and out_overload is not None:
+            try:
+                op = getattr(packet, out_overload)
+            except (AttributeError, RuntimeError):
+                op = None  # an overload this build cannot load
+            # The table is torch 1.13's; a newer schema of the op itself
+            # (the supplement's) must still take the same arguments.
+            if op is not None and _argument_signature(op._schema) == _argument_signature(self.native._schema):
+                self.out_variant = op
 
     def uses_legacy(self, positional, keyword):
         if self.native is None:

@@ -5,10 +5,14 @@ used only where the installed torch has no such overload or its schema does
 not take the call's keyword arguments (aten.py decides); otherwise the real
 op runs. Each entry has a test against the op's definition
 (tests/test_legacy.py), and against the real op where the installed torch
-has it.
+has it; every key is an op of the supplement in the planner's ATen op
+facts (scripts/aten-op-supplement.txt, lib/Aten/AtenOpFacts.def), checked
+when this module loads.
 """
 
 import torch
+
+from . import opfacts
 
 
 def _batch_norm_no_training(input, weight, bias, running_mean, running_var, momentum, eps):
@@ -48,3 +52,17 @@ LEGACY_OPS = {
     ("squeeze", "dims"): _squeeze_dims,
     ("_assert_tensor_metadata", "default"): _assert_tensor_metadata,
 }
+
+
+def _check_against_op_facts():
+    """Each mapped op is one the planner's table knows from the supplement:
+    an op newer than torch 1.13, so the mapping and the table agree on
+    which ops those are."""
+    for name, overload in LEGACY_OPS:
+        facts = opfacts.lookup(name, overload)
+        if facts is None or facts.origin != "supplement":
+            raise RuntimeError("legacy.py maps aten.%s.%s, which lib/Aten/AtenOpFacts.def does not list "
+                               "from scripts/aten-op-supplement.txt" % (name, overload))
+
+
+_check_against_op_facts()
