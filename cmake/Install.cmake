@@ -63,3 +63,4 @@ configure_file(${CMAKE_CURRENT_LIST_DIR}/coreai-plan-manifest.pc.in
 install(FILES ${PROJECT_BINARY_DIR}/coreai-plan-manifest.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
+include(${CMAKE_CURRENT_LIST_DIR}/Package.cmake)
