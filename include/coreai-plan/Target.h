@@ -42,8 +42,9 @@ struct Target {
 llvm::Expected<Target> parseTarget(llvm::StringRef json,
                                    llvm::StringRef source);
 
-/// The directory targets are read from unless the user names another:
-/// the source tree's targets/ (a compile-time path).
+/// The directory targets are read from unless the user names another: the
+/// installed targets beside the running tool (<prefix>/share/coreai-plan/
+/// targets), else the source tree's targets/ (a compile-time path).
 llvm::StringRef defaultTargetsDir();
 
 /// Names of the targets in `dir` (every `<name>.json`), sorted.

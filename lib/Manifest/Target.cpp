@@ -71,7 +71,25 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text,
   return target;
 }
 
-llvm::StringRef defaultTargetsDir() { return COREAI_TARGETS_DIR; }
+// COREAI_INSTALLED_TARGETS_DIR is where cmake/Install.cmake puts targets/,
+// relative to the installed tools (../share/coreai-plan/targets). A tool
+// run from the build tree finds nothing there (build/bin/../share) and
+// reads the source tree's, so both work without --targets-dir.
+llvm::StringRef defaultTargetsDir() {
+  static const std::string dir = [] {
+    // Any function's address names this binary (argv[0] is not needed
+    // where /proc/self/exe is).
+    std::string executable = llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&defaultTargetsDir));
+    llvm::SmallString<256> installed(llvm::sys::path::parent_path(executable));
+    llvm::sys::path::append(installed, COREAI_INSTALLED_TARGETS_DIR);
+    llvm::sys::path::remove_dots(installed, /*remove_dot_dot=*/true);
+    if (!executable.empty() && llvm::sys::fs::is_directory(installed))
+      return std::string(installed);
+    return std::string(COREAI_TARGETS_DIR);
+  }();
+  return dir;
+}
 
 std::vector<std::string> knownTargets(llvm::StringRef dir) {
   std::vector<std::string> names;

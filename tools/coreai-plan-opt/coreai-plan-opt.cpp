@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
   coreai::registerInputDialects(registry);
   coreai::registerPasses();
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "coreai-plan-opt " << COREAI_PLAN_VERSION << "\n";
+    os << "coreai-plan-opt " << coreai::versionDescription() << "\n";
   });
   auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
       argc, argv, "coreai-plan optimizer driver\n", registry);

@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
   using namespace coreai::cli;
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
-    os << "coreai-plan " << COREAI_PLAN_VERSION << " (MLIR/LLVM "
-       << LLVM_VERSION_STRING << ")\n";
+    os << "coreai-plan " << coreai::versionDescription() << ", MLIR/LLVM "
+       << LLVM_VERSION_STRING << "\n";
   });
   const Command commands[] = {
       {solveCommand, runSolve},

@@ -10,12 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/SolveCsv.h"
+#include "coreai-plan/Version.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 using namespace coreai;
 
 int main(int argc, char **argv) {
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "coreai-solve " << versionDescription() << "\n";
+  });
   SolveCsvFlags flags(llvm::cl::SubCommand::getTopLevel());
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
