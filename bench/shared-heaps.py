@@ -24,7 +24,7 @@ def graphs(shared):
 
 def plan(build, graph, out):
     command = [os.path.join(build, "bin", "coreai-plan"), "plan", graph,
-               "--target", "h18p", "--json", "-o", out, "--quiet"]
+               "--target", "h18p", "--json", "-o", out]
     if ".dyn." in os.path.basename(graph):
         command += ["--chunks", "1,16,32,64"]
     result = subprocess.run(command, capture_output=True, text=True)
