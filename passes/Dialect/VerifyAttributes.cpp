@@ -4,17 +4,19 @@
 // `coreai.`, on ops, function arguments and function results, when a file
 // is parsed and after every pass. A placement must be one per result, in
 // range of its op and function, with the byte size of the result's type;
-// the exporter's conventions must have the form the importer documents;
+// the exporter's conventions must parse with their one parser each
+// (coreai-plan/Exporter/);
 // the old placement arrays and unknown names are refused by name.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Dialect/CoreAI.h"
+#include "coreai-plan/Exporter/AtenArgs.h"
+#include "coreai-plan/Exporter/SymShape.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/JSON.h"
 
 using namespace mlir;
 
@@ -98,24 +100,44 @@ LogicalResult checkPlacements(Operation *op, Attribute value) {
 LogicalResult checkSymRanges(Operation *op, NamedAttribute attribute) {
   if (failed(expect<StringAttr>(op, attribute, "a JSON string")))
     return failure();
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse(cast<StringAttr>(attribute.getValue()).getValue());
-  if (!json)
-    return op->emitError("'coreai.sym_ranges' is not JSON: ")
-           << llvm::toString(json.takeError());
-  if (!json->getAsObject())
-    return op->emitError("'coreai.sym_ranges' must be a JSON object of "
-                         "symbol to [low, high]");
+  llvm::Expected<std::map<std::string, SymRange>> ranges =
+      parseSymRanges(cast<StringAttr>(attribute.getValue()).getValue());
+  if (!ranges)
+    return op->emitError() << llvm::toString(ranges.takeError());
   return success();
 }
 
-LogicalResult checkStrings(Operation *op, NamedAttribute attribute) {
-  auto array = dyn_cast<ArrayAttr>(attribute.getValue());
-  if (!array || !llvm::all_of(array, llvm::IsaPred<StringAttr>))
+/// One shape's text against the grammar of coreai-plan/Exporter/SymShape.h.
+LogicalResult checkSymShape(Operation *op, StringRef name, Attribute value) {
+  auto text = dyn_cast<StringAttr>(value);
+  if (!text)
+    return op->emitError("'") << name << "' must be a string, got " << value;
+  llvm::Expected<std::vector<SymExpr>> dims = parseSymShape(text.getValue());
+  if (!dims)
     return op->emitError("'")
-           << attribute.getName().getValue()
-           << "' must be an array of strings, one per result";
+           << name << "' is not a symbolic shape: "
+           << llvm::toString(dims.takeError());
   return success();
+}
+
+LogicalResult checkSymShapes(Operation *op, NamedAttribute attribute) {
+  auto array = dyn_cast<ArrayAttr>(attribute.getValue());
+  if (!array)
+    return op->emitError("'coreai.sym_shapes' must be an array of strings, "
+                         "one per result");
+  for (Attribute shape : array)
+    if (failed(checkSymShape(op, attr::symShapes, shape)))
+      return failure();
+  return success();
+}
+
+LogicalResult checkArgs(Operation *op, NamedAttribute attribute) {
+  auto text = dyn_cast<StringAttr>(attribute.getValue());
+  if (text && parseAtenArgs(text.getValue()))
+    return success();
+  return op->emitError("'coreai.args' must be the call's arguments as a "
+                       "Python tuple (\"(T, 2, dim=-1)\"), got ")
+         << attribute.getValue();
 }
 
 LogicalResult checkKind(Operation *op, NamedAttribute attribute,
@@ -141,7 +163,9 @@ LogicalResult checkValueAttribute(Operation *op, NamedAttribute attribute,
                                   "an argument")
                       : checkKind(op, attribute, {"output", "state_update"},
                                   "a result");
-  if (name == attr::name || name == attr::symShape)
+  if (name == attr::symShape)
+    return checkSymShape(op, name, attribute.getValue());
+  if (name == attr::name)
     return expect<StringAttr>(op, attribute, "a string");
   if (name == attr::scratch && isArgument)
     return expect<UnitAttr>(op, attribute, "a unit attribute");
@@ -164,7 +188,9 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
   if (name == attr::symRanges)
     return checkSymRanges(op, named);
   if (name == attr::symShapes)
-    return checkStrings(op, named);
+    return checkSymShapes(op, named);
+  if (name == attr::args)
+    return checkArgs(op, named);
   if (name == attr::seqLen || name == attr::planHeap)
     return expect<IntegerAttr>(op, named, "an integer");
   if (name == attr::aliasOf)
@@ -172,7 +198,7 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
   if (name == attr::arena)
     return expect<DictionaryAttr>(op, named, "a dictionary");
   static const llvm::StringSet<> strings = {
-      attr::args,     attr::kind,       attr::name,  attr::overload,
+      attr::kind,       attr::name,  attr::overload,
       attr::node,     attr::entry,      attr::planTarget,
       "coreai.source", "coreai.model", "coreai.config", "coreai.bundle"};
   if (strings.contains(name))

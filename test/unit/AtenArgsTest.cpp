@@ -1,5 +1,5 @@
 //===- AtenArgsTest.cpp - Reading coreai.args -----------------------------===//
-#include "AtenArgs.h"
+#include "coreai-plan/Exporter/AtenArgs.h"
 
 #include <catch2/catch.hpp>
 

@@ -43,3 +43,43 @@ TEST_CASE("shape expressions that overflow 64 bits are errors", "[symexpr]") {
   CHECK(evaluate("-big - 1", s) == std::to_string(INT64_MIN));
   CHECK(evaluate("(-big - 1)//1", s) == std::to_string(INT64_MIN));
 }
+
+TEST_CASE("a shape is parsed once and evaluated at any binding", "[symexpr]") {
+  llvm::Expected<std::vector<coreai::SymExpr>> dims =
+      coreai::parseSymShape("1, 2*s58 + 1,(s58 - 1)//2");
+  REQUIRE(bool(dims));
+  REQUIRE(dims->size() == 3);
+  std::set<std::string> symbols;
+  for (const coreai::SymExpr &dim : *dims)
+    dim.collectSymbols(symbols);
+  CHECK(symbols == std::set<std::string>{"s58"});
+  for (int64_t s : {1, 7, 64}) {
+    SymbolBindings bindings{{"s58", s}};
+    CHECK(*(*dims)[0].evaluate(bindings) == 1);
+    CHECK(*(*dims)[1].evaluate(bindings) == 2 * s + 1);
+    CHECK(*(*dims)[2].evaluate(bindings) == (s - 1) / 2);
+  }
+  llvm::Expected<std::vector<coreai::SymExpr>> rank0 = coreai::parseSymShape("");
+  REQUIRE(bool(rank0));
+  CHECK(rank0->empty());
+  llvm::Expected<std::vector<coreai::SymExpr>> bad =
+      coreai::parseSymShape("1,s0 +* 2");
+  REQUIRE(!bool(bad));
+  CHECK(llvm::toString(bad.takeError()) == "in 's0 +* 2': unexpected '*'");
+}
+
+TEST_CASE("symbol ranges need [min, max] per symbol", "[symexpr]") {
+  auto ranges = coreai::parseSymRanges(R"({"s0": ["1", "64"], "s1": [2, "int_oo"]})");
+  REQUIRE(bool(ranges));
+  CHECK(ranges->at("s0").min == 1);
+  CHECK(ranges->at("s0").max == 64);
+  CHECK(ranges->at("s1").max == INT64_MAX);
+  for (const char *bad : {"[1, 2]", R"({"s0": [3, 2]})", R"({"s0": ["x", 2]})",
+                          "{"}) {
+    INFO(bad);
+    auto parsed = coreai::parseSymRanges(bad);
+    REQUIRE(!bool(parsed));
+    CHECK(llvm::StringRef(llvm::toString(parsed.takeError()))
+              .starts_with("malformed coreai.sym_ranges: "));
+  }
+}

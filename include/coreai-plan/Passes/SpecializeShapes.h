@@ -10,6 +10,7 @@
 #ifndef COREAI_PLAN_PASSES_SPECIALIZESHAPES_H
 #define COREAI_PLAN_PASSES_SPECIALIZESHAPES_H
 
+#include "coreai-plan/Exporter/SymShape.h" // SymbolBindings, SymRange
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -23,22 +24,6 @@
 #include <vector>
 
 namespace coreai {
-
-/// Symbol name -> value. Ordered, so anything printed from it is stable.
-using SymbolBindings = std::map<std::string, int64_t>;
-
-/// Evaluates an integer polynomial as sympy prints it: integers, symbols,
-/// `+ - *`, floor division `//`, unary minus and parentheses. A value that
-/// overflows 64 bits is an error (the text comes from the graph).
-llvm::Expected<int64_t> evaluateSymExpr(llvm::StringRef expr,
-                                        const SymbolBindings &bindings);
-
-/// An inclusive range [min, max] of one symbol; max is INT64_MAX when the
-/// graph gives no upper bound.
-struct SymRange {
-  int64_t min = 0;
-  int64_t max = 0;
-};
 
 /// The module's `coreai.sym_ranges` (empty when absent). Emits an error at
 /// the module and fails when the attribute is malformed.

@@ -100,7 +100,7 @@ func.func @arg_kind(%w: tensor<4xf32> {coreai.kind = "wieght"}) {
 
 // -----
 
-// expected-error @+1 {{'coreai.sym_ranges' is not JSON}}
+// expected-error @+1 {{malformed coreai.sym_ranges: [1:2, byte=2]: Expected object key}}
 module attributes {coreai.sym_ranges = "{s58: [1, 64]"} {
 }
 
@@ -110,4 +110,36 @@ func.func @unknown_name(%x: tensor<16xf32>) -> tensor<16xf32> {
   // expected-error @+1 {{unknown attribute 'coreai.ofset' (docs/LIVENESS.md lists the coreai attributes)}}
   %0 = "torch.aten.neg"(%x) {coreai.ofset = 3} : (tensor<16xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
+}
+
+// -----
+
+// The exporter's strings are parsed at the boundary, by one parser each
+// (coreai-plan/Exporter/): arguments that are no Python tuple, a symbolic
+// shape outside the grammar, ranges without [min, max].
+func.func @unreadable_args(%x: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'coreai.args' must be the call's arguments as a Python tuple ("(T, 2, dim=-1)"), got "(T, [T], T"}}
+  %0 = "torch.aten.index_put"(%x) {coreai.args = "(T, [T], T"} : (tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+func.func @unbalanced_keyword(%x: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'coreai.args' must be the call's arguments as a Python tuple}}
+  %0 = "torch.aten.clone"(%x) {coreai.args = "(T, memory_format=torch.contiguous_format"} : (tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'coreai.sym_shape' is not a symbolic shape: in 's0 //': unexpected end}}
+func.func @arg_shape(%x: tensor<?xf32> {coreai.sym_shape = "s0 // "}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed coreai.sym_ranges: symbol 's0' needs [min, max]}}
+module attributes {coreai.sym_ranges = "{\"s0\": [\"64\", \"1\"]}"} {
 }

@@ -64,7 +64,7 @@ func.func @rank(%a: tensor<4xf32>) {
 // -----
 
 func.func @syntax(%a: tensor<4xf32>) {
-  // expected-error @+1 {{cannot bind result #0: in 's0 +* 2': unexpected '*'}}
+  // expected-error @+1 {{'coreai.sym_shapes' is not a symbolic shape: in 's0 +* 2': unexpected '*'}}
   %0 = "t.a"(%a) {coreai.sym_shapes = ["s0 +* 2"]} : (tensor<4xf32>) -> tensor<?xf32>
   return
 }
@@ -72,7 +72,7 @@ func.func @syntax(%a: tensor<4xf32>) {
 // -----
 
 func.func @function(%a: tensor<4xf32>) {
-  // expected-error @+1 {{cannot bind result #0: in 'Max(1, s0)': function 'Max' is not supported}}
+  // expected-error @+1 {{'coreai.sym_shapes' is not a symbolic shape: in 'Max(1, s0)': function 'Max' is not supported}}
   %0 = "t.a"(%a) {coreai.sym_shapes = ["Max(1, s0)"]} : (tensor<4xf32>) -> tensor<?xf32>
   return
 }

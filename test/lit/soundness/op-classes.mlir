@@ -3,7 +3,7 @@
 // over its dying operand. Copies changing the memory format, layout or
 // device, reductions (also over size-1 dims), scans, flips, rolls, gathers,
 // scatters, sorts, softmax (unless opted in), broadcasts into the smaller
-// operand, unknown ops and unknown or unreadable arguments get no reuse;
+// operand, unknown ops and unknown arguments get no reuse;
 // the positive controls show the same graph shape does get it.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="in-place=true output-placement=true" %s | FileCheck %s
 
@@ -105,16 +105,8 @@ func.func @clone_no_args(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
   return %2 : tensor<1x4x2x2xf32>
 }
 
-// Arguments the reader cannot split: no reuse.
-// CHECK-LABEL: func.func @clone_unparseable(
-// CHECK-NOT: in_place =
-// CHECK: return
-func.func @clone_unparseable(%a: tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32> {
-  %0 = "torch.aten.neg"(%a) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
-  %1 = "torch.aten.clone"(%0) {coreai.args = "(T, memory_format=torch.contiguous_format"} : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
-  %2 = "test.use"(%1) : (tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
-  return %2 : tensor<1x4x2x2xf32>
-}
+// Arguments the reader cannot split are refused when the file is parsed
+// (dialect/placement-errors.mlir).
 
 // copy with an unknown argument: no reuse.
 // CHECK-LABEL: func.func @copy_channels_last_keyword(

@@ -21,11 +21,6 @@ func.func @values_elsewhere(%c: tensor<8x4xf16> {coreai.kind = "state", coreai.n
   return %1 : tensor<8x4xf16>
 }
 
-// An update whose arguments cannot be read: not placed.
-// CHECK-LABEL: func.func @unreadable_args(
-// CHECK-NOT: coreai.state
-// CHECK: return
-func.func @unreadable_args(%c: tensor<8x4xf16> {coreai.kind = "state", coreai.name = "cache"}, %i: tensor<1xi64>, %v: tensor<1x4xf16>) -> (tensor<8x4xf16> {coreai.kind = "state_update", coreai.name = "cache"}) {
-  %1 = "torch.aten.index_put"(%c, %i, %v) {coreai.args = "(T, [T], T"} : (tensor<8x4xf16>, tensor<1xi64>, tensor<1x4xf16>) -> tensor<8x4xf16>
-  return %1 : tensor<8x4xf16>
-}
+// An update whose arguments cannot be read is refused when the file is
+// parsed (dialect/placement-errors.mlir).
+
