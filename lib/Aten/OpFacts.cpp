@@ -162,6 +162,22 @@ public:
   const std::vector<std::string> &manualProblems() const { return problems; }
 
 private:
+  /// Parses each comma-separated item of `list` into `out`; an item that
+  /// does not parse is a problem the table's test reports.
+  template <typename Parse, typename Item>
+  void parseList(llvm::StringRef list, Parse parse,
+                 llvm::SmallVectorImpl<Item> &out, const OpFacts &op,
+                 llvm::StringRef what) {
+    llvm::SmallVector<llvm::StringRef, 4> parts;
+    list.split(parts, ',', -1, false);
+    for (llvm::StringRef part : parts)
+      if (std::optional<Item> item = parse(part))
+        out.push_back(*item);
+      else
+        problems.push_back(llvm::formatv("{0}.{1}: malformed {2} '{3}'",
+                                         op.name, op.overload, what, part));
+  }
+
   void addGenerated(const GeneratedRow &row) {
     OpFacts op;
     op.name = row.name;
@@ -170,22 +186,8 @@ private:
     op.twin = row.twin;
     op.composite = row.composite != 0;
     op.fromSupplement = llvm::StringRef(row.origin) == "supplement";
-    llvm::SmallVector<llvm::StringRef, 4> parts;
-    llvm::StringRef(row.returns).split(parts, ',', -1, false);
-    for (llvm::StringRef part : parts)
-      if (std::optional<ReturnFacts> result = parseReturn(part))
-        op.returns.push_back(*result);
-      else
-        problems.push_back(llvm::formatv("{0}.{1}: malformed return '{2}'",
-                                         op.name, op.overload, part));
-    parts.clear();
-    llvm::StringRef(row.mutated).split(parts, ',', -1, false);
-    for (llvm::StringRef part : parts)
-      if (std::optional<ArgumentRef> argument = parseArgument(part))
-        op.mutated.push_back(*argument);
-      else
-        problems.push_back(llvm::formatv("{0}.{1}: malformed argument '{2}'",
-                                         op.name, op.overload, part));
+    parseList(row.returns, parseReturn, op.returns, op, "return");
+    parseList(row.mutated, parseArgument, op.mutated, op, "argument");
     facts.push_back(std::move(op));
   }
 
