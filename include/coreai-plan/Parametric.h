@@ -31,7 +31,7 @@
 #ifndef COREAI_PLAN_PARAMETRIC_H
 #define COREAI_PLAN_PARAMETRIC_H
 
-#include "coreai-plan/Borrow.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Problem.h"
 
 #include "llvm/ADT/ArrayRef.h"
