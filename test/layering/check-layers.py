@@ -7,7 +7,8 @@ Fails (exit 1, one line per violation) when
   (b) a target defined under lib/ links MLIR, or a target defined above it
       (passes/, tools/, ...), directly or through its dependencies, as read
       from BUILD/layering/targets.txt (written by CMake at generate time:
-      each target's folder and LINK_LIBRARIES);
+      each target's folder, LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES;
+      every name inside a generator expression counts);
   (c) a file under lib/ (or an MLIR-free header) includes a header of a
       higher layer: the mirrored include folders, or a file in passes/ or
       tools/.
@@ -97,8 +98,12 @@ def check_targets(src, build):
         seen, stack, path_to = set(), [name], {name: [name]}
         while stack:
             current = stack.pop()
+            deps = []
             for dep in links.get(current, []):
-                dep = re.sub(r"^\$<LINK_ONLY:(.*)>$", r"\1", dep)
+                # A generator expression: every name in it may be linked.
+                deps += re.findall(r"[A-Za-z_][\w:+.-]*", dep) \
+                    if "$<" in dep else [dep]
+            for dep in deps:
                 if dep in seen:
                     continue
                 seen.add(dep)
