@@ -136,7 +136,7 @@ def main():
         f"{len(rows)} plans per column, {elapsed:.0f} s in all on this "
         "machine). `no-reuse LB` is the lower bound of the problem as "
         "exported, which `no reuse` reaches. `borrow LB` is the lower bound "
-        "under borrowing (`borrowingLowerBound`, include/coreai-plan/Borrow.h: "
+        "under borrowing (`borrowingLowerBound`, include/coreai-plan/OutputBins.h: "
         "at each op, the live bytes no output can take, because they outlive "
         "every output's first write or fit none, plus the other live bytes "
         "beyond what the outputs can absorb then, each output at most its "

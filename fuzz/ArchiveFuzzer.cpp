@@ -7,7 +7,7 @@
 // at least the lower bound; every refusal is a diagnostic, never a crash.
 //
 //===----------------------------------------------------------------------===//
-#include "../lib/Import/ImportProgram.h"
+#include "../passes/Import/ImportProgram.h"
 #include "FuzzPlanning.h"
 
 #include "coreai-plan/Import/ExportArchive.h"

@@ -23,14 +23,11 @@ namespace coreai::fuzz {
 
 inline mlir::MLIRContext &quietContext() {
   static mlir::MLIRContext *context = [] {
-    mlir::DialectRegistry registry;
-    registerInputDialects(registry);
-    auto *created = new mlir::MLIRContext(
-        registry, mlir::MLIRContext::Threading::DISABLED);
-    created->loadAllAvailableDialects();
-    created->allowUnregisteredDialects();
-    created->getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
-    return created;
+    ContextOptions options;
+    options.threading = false;
+    options.quietDiagnostics = true;
+    options.loadAllDialects = true;
+    return makeContext(options).release();
   }();
   return *context;
 }

@@ -32,4 +32,20 @@ void registerInputDialects(mlir::DialectRegistry &registry) {
   });
 }
 
+std::unique_ptr<mlir::MLIRContext> makeContext(const ContextOptions &options) {
+  mlir::DialectRegistry registry;
+  registerInputDialects(registry);
+  auto context = std::make_unique<mlir::MLIRContext>(
+      registry, options.threading ? mlir::MLIRContext::Threading::ENABLED
+                                  : mlir::MLIRContext::Threading::DISABLED);
+  if (options.loadAllDialects)
+    context->loadAllAvailableDialects();
+  // Exported graphs are `torch.aten.*` ops in generic form.
+  context->allowUnregisteredDialects();
+  context->printOpOnDiagnostic(options.printOpOnDiagnostic);
+  if (options.quietDiagnostics)
+    context->getDiagEngine().registerHandler([](mlir::Diagnostic &) {});
+  return context;
+}
+
 } // namespace coreai

@@ -7,6 +7,7 @@
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
+#include "coreai-plan/Borrow.h"
 #include "coreai-plan/Verify.h"
 
 #include "mlir/IR/AsmState.h"

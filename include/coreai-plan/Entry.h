@@ -8,7 +8,7 @@
 #ifndef COREAI_PLAN_ENTRY_H
 #define COREAI_PLAN_ENTRY_H
 
-#include "coreai-plan/Borrow.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Problem.h"
 
 #include <string>

@@ -17,21 +17,21 @@
 // The heap is the maximum of offset_i(S) + size_i(S) over the few buffers
 // that can be on top.
 //
-// With borrowing (Borrow.h), each buffer sits in a region: the heap or an
+// With borrowing (OutputBins.h), each buffer sits in a region: the heap or an
 // output bin whose capacity is an expression of S too and whose time limit
 // is the same at every S. Only buffers of the same region are ordered
 // against each other; offsets are relative to the region, and the heap
 // expression ranges over the heap's buffers alone. A borrowed buffer must
 // end within its bin's capacity at every S (`highestOverflow`).
 //
-// Nothing here knows about MLIR; lib/Bundle/Parametric.cpp builds the
+// Nothing here knows about MLIR; passes/Bundle/ParametricFunction.cpp builds the
 // buffers from the specialised graphs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COREAI_PLAN_PARAMETRIC_H
 #define COREAI_PLAN_PARAMETRIC_H
 
-#include "coreai-plan/Borrow.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Problem.h"
 
 #include "llvm/ADT/ArrayRef.h"

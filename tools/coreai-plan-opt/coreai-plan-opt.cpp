@@ -26,13 +26,12 @@ namespace {
 /// The archive as MLIR text (with its locations), or null after printing
 /// the importer's error.
 std::unique_ptr<llvm::MemoryBuffer>
-importArchive(std::unique_ptr<llvm::MemoryBuffer> archive,
-              mlir::DialectRegistry &registry) {
-  mlir::MLIRContext context(registry);
+importArchive(std::unique_ptr<llvm::MemoryBuffer> archive) {
+  std::unique_ptr<mlir::MLIRContext> context = coreai::makeContext();
   llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      coreai::importExportArchive(archive->getMemBufferRef(), &context);
+      coreai::importExportArchive(archive->getMemBufferRef(), context.get());
   if (!module)
     return nullptr;
   std::string text;
@@ -48,6 +47,8 @@ importArchive(std::unique_ptr<llvm::MemoryBuffer> archive,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // MlirOptMain makes its own context from this registry (the same dialects
+  // as coreai::makeContext; unregistered ones are allowed below for archives).
   mlir::DialectRegistry registry;
   coreai::registerInputDialects(registry);
   coreai::registerPasses();
@@ -66,7 +67,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (coreai::looksLikeExportArchive(input->getBuffer())) {
-    input = importArchive(std::move(input), registry);
+    input = importArchive(std::move(input));
     if (!input)
       return 1;
     config.allowUnregisteredDialects(true);

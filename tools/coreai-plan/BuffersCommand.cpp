@@ -224,14 +224,12 @@ int runBuffers() {
   if (llvm::Error error = checkPlanOptions(options))
     return fail(InputError, std::move(error));
 
-  mlir::DialectRegistry registry;
-  coreai::registerInputDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.allowUnregisteredDialects();
   // Single-threaded: planning is sequential and threads only cost startup.
-  context.disableMultithreading();
+  ContextOptions contextOptions;
+  contextOptions.threading = false;
+  std::unique_ptr<mlir::MLIRContext> context = makeContext(contextOptions);
   llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
 
   Clock::time_point parseBegin = Clock::now();
   std::string openError;
@@ -239,7 +237,7 @@ int runBuffers() {
   if (!file)
     return fail(InputError, "cannot read '" + inputPath + "': " + openError);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module = readModel(sourceMgr, &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = readModel(sourceMgr, context.get());
   if (!module)
     return InputError; // the parser reported where
   double parseMillis = millisSince(parseBegin);

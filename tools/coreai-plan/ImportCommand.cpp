@@ -42,18 +42,17 @@ cl::opt<bool> locations("locations", cl::init(true),
 } // namespace
 
 int runImport() {
-  mlir::DialectRegistry registry;
-  registerInputDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.disableMultithreading();
+  ContextOptions contextOptions;
+  contextOptions.threading = false;
+  std::unique_ptr<mlir::MLIRContext> context = makeContext(contextOptions);
   llvm::SourceMgr sourceMgr;
-  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
   if (!isExportArchiveFile(inputPath))
     return fail(InputError, "'" + inputPath +
                                 "' is not a torch.export archive (.pt2, a "
                                 "zip); MLIR needs no import");
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      importExportArchiveFile(inputPath, &context);
+      importExportArchiveFile(inputPath, context.get());
   if (!module)
     return InputError; // the importer said where
   if (mlir::failed(mlir::verify(*module)))

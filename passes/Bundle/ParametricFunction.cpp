@@ -2,6 +2,7 @@
 #include "ParametricFunction.h"
 
 #include "coreai-plan/Passes/Reorder.h"
+#include "coreai-plan/Borrow.h"
 #include "coreai-plan/Verify.h"
 
 #include "mlir/IR/Builders.h"

@@ -1,6 +1,6 @@
 //===- ParametricFunction.h - One plan of a function for a range of S ------===//
 //
-// Private to lib/Bundle: the planner's job for a dynamic function planned
+// Private to passes/Bundle: the planner's job for a dynamic function planned
 // once for every S in [lo, hi] (coreai-plan/Parametric.h says how).
 //
 //===----------------------------------------------------------------------===//

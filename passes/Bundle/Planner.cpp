@@ -302,16 +302,6 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
   return jobs;
 }
 
-void registerDialects(mlir::MLIRContext &context) {
-  mlir::DialectRegistry registry;
-  coreai::registerInputDialects(registry);
-  context.appendDialectRegistry(registry);
-  // Exported graphs are `torch.aten.*` ops in generic form.
-  context.allowUnregisteredDialects();
-  // An error at a function must not print the whole (huge) function.
-  context.printOpOnDiagnostic(false);
-}
-
 /// A runtime looks plans up by entry point and S, so each pair may be
 /// planned only once in a bundle.
 llvm::Error checkUnique(const Manifest &manifest) {
@@ -353,8 +343,9 @@ struct Planner::Current {
 
 Planner::Planner(const PlanRequest &request, PlanObserver *observer)
     : request(request), observer(observer),
-      context(std::make_unique<mlir::MLIRContext>()) {
-  registerDialects(*context);
+      // An error at a function must not print the whole (huge) function.
+      context(makeContext({/*threading=*/true,
+                           /*printOpOnDiagnostic=*/false})) {
   result.toolVersion = "coreai-plan " COREAI_PLAN_VERSION;
   result.target = {request.target.name, request.target.alignment,
                    request.target.heapLimit};

@@ -1,0 +1,66 @@
+//===- OutputBins.h - Outputs' storage as regions of a plan -----*- C++ -*-===//
+//
+// The types and checks of borrowing that need no solver (the packing itself,
+// solveWithBorrowing, is in Borrow.h): an output's storage as a bin of fixed
+// size available until the output's own value is written, which region holds
+// each buffer, the lower bound under borrowing and the region-by-region
+// verifier. No MLIR; the rules are in docs/LIVENESS.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_OUTPUTBINS_H
+#define COREAI_PLAN_OUTPUTBINS_H
+
+#include "coreai-plan/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// An output's storage lent to the plan until its own value is written.
+struct OutputBin {
+  int64_t output = 0;   ///< result position of the function
+  int64_t capacity = 0; ///< the output's bytes
+  /// The op position that first writes the output's own value (or the
+  /// chain placed there): buffers in the bin must end at or before it.
+  int64_t availableUntil = 0;
+
+  bool operator==(const OutputBin &other) const {
+    return output == other.output && capacity == other.capacity &&
+           availableUntil == other.availableUntil;
+  }
+  bool operator!=(const OutputBin &other) const { return !(*this == other); }
+};
+
+/// Which region holds each buffer: -1 the heap, else an index into the
+/// bins. Parallel to BufferProblem::buffers; empty when nothing is
+/// borrowed. A plan's offsets are relative to each buffer's region.
+using BinAssignment = std::vector<int32_t>;
+
+/// Whether `buffer` may live in `bin` at all: it dies before the bin's
+/// output is written and fits in it.
+bool fitsBin(const Buffer &buffer, const OutputBin &bin);
+
+/// A sound lower bound on the heap of any plan that may borrow the bins:
+/// at each time t, the bytes of the buffers live at t that no bin can take
+/// (they outlive every bin or fit none), plus the rest of the live bytes
+/// beyond what the bins can absorb at t (each bin holds at most its
+/// capacity and at most the bytes of the live buffers it may take).
+/// Sizes are not rounded. Equals lowerBound() when there are no bins.
+int64_t borrowingLowerBound(const BufferProblem &problem,
+                            const std::vector<OutputBin> &bins);
+
+/// The independent check of a borrowed plan: the heap buffers with
+/// verifyPlan() against plan.heap, and each bin's buffers with
+/// verifyPlan() against its capacity, every one ending by the bin's time
+/// limit. std::nullopt when sound.
+std::optional<std::string> verifyBorrowedPlan(const BufferProblem &problem,
+                                              const std::vector<OutputBin> &bins,
+                                              const BinAssignment &binOf,
+                                              const Plan &plan);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_OUTPUTBINS_H
