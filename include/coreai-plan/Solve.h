@@ -42,7 +42,7 @@ struct SolveOptions {
   /// `best` calls it with each smaller heap it finds (after the heuristics,
   /// then during the exact search) and the lower bound, raised as the
   /// minimising search proves capacities infeasible: for progress displays. Called on the solving thread; may be empty.
-  std::function<void(int64_t heap, int64_t lowerBound)> onImprovement;
+  std::function<void(int64_t heap, int64_t lowerBound)> onImprovement{};
   /// When `best` minimises: the exact search's nodes, all probes together,
   /// a budget that does not depend on the machine (benchmarks).
   int64_t minimiseNodeLimit = std::numeric_limits<int64_t>::max();

@@ -55,7 +55,7 @@ public:
     char first = text[pos];
     if (first == '"') {
       if (llvm::Error e = skipString())
-        return std::move(e);
+        return e;
       return text.slice(begin, pos);
     }
     if (first != '{' && first != '[') {
@@ -71,7 +71,7 @@ public:
       char c = text[pos];
       if (c == '"') {
         if (llvm::Error e = skipString())
-          return std::move(e);
+          return e;
         continue;
       }
       ++pos;

@@ -391,7 +391,11 @@ FailureOr<std::string> ProgramImporter::repr(const llvm::json::Value &arg,
   const Object *object = arg.getAsObject();
   if (!object || object->size() != 1)
     return emitError(loc) << "malformed argument";
-  auto &[kind, value] = *object->begin();
+  // Named, not a structured binding: the lambdas below capture them
+  // (capturing structured bindings is C++20).
+  const auto &member = *object->begin();
+  const auto &kind = member.first;
+  const auto &value = member.second;
   auto list = [&](auto &&each) -> FailureOr<std::string> {
     const Array *items = value.getAsArray();
     if (!items)

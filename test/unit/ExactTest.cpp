@@ -330,7 +330,7 @@ TEST_CASE("minimising brackets the optimum under any node budget",
       std::vector<std::pair<int64_t, int64_t>> seen;
       MinimiseResult result = minimiseWithin(problem, nodes, &seen);
       Plan plan;
-      plan.offsets = result.offsets;
+      plan.offsets = std::move(result.offsets);
       plan.heap = heapOf(problem, plan.offsets);
       CHECK(plan.heap == result.heap);
       CHECK_FALSE(verifyPlan(problem, plan));
