@@ -249,9 +249,8 @@ TEST_CASE("interleaved searches resume where they stopped", "[exact]") {
     int64_t optimum = bruteForceOptimum(problem);
     for (int64_t capacity : {optimum - 1, optimum}) {
       ExactSearch stepped(problem, capacity, farDeadline());
-      int steps = 0;
-      while (stepped.step())
-        ++steps;
+      while (stepped.step()) {
+      }
       ExactResult whole = searchWithinCapacity(problem, capacity, farDeadline());
       CHECK(stepped.result().exhausted == whole.exhausted);
       CHECK(bool(stepped.result().offsets) == bool(whole.offsets));

@@ -56,7 +56,7 @@ TEST_CASE("peak sweeps pack within their capacity or fail, and always "
           "verify",
           "[solve][sweep]") {
   PeakSweepOptions::Stats stats;
-  int packedTight = 0, packedLoose = 0, tries = 0;
+  int packedTight = 0, packedLoose = 0;
   for (bool awkward : {false, true})
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       BufferProblem problem = randomTrace(2000, seed, awkward);
@@ -76,7 +76,6 @@ TEST_CASE("peak sweeps pack within their capacity or fail, and always "
         std::optional<Offsets> packed = peakSweep(problem, capacity, options);
         INFO("seed " << seed << (awkward ? " awkward" : "") << ", capacity "
                      << capacity << ", bound " << bound);
-        ++tries;
         if (!packed)
           continue;
         CHECK(verifies(problem, *packed));
