@@ -12,6 +12,7 @@
 #include "JsonSplit.h"
 #include "Sympy.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -1351,6 +1352,11 @@ LogicalResult importProgram(ModuleOp module, llvm::StringRef archive,
   const Object *program = &top;
   if (failed(ProgramImporter(module, archive, member.path)
                  .run(*program, graphModule, funcName)))
+    return failure();
+  // What was built must hold the IR's contract (the coreai dialect checks
+  // every attribute, the exporter's strings included): a program whose
+  // strings the planner could not read is refused here, at its node.
+  if (failed(mlir::verify(module)))
     return failure();
 
   // Module attributes describe the first program.
