@@ -6,6 +6,9 @@
 // RUN: not ls %t
 // CLI: bad-placement.mlir:5:{{[0-9]+}}: error: 'coreai.placement' of result 0: gives 32 bytes, but its type 'tensor<16xf32>' takes 64
 // CLI: exit=1
+// RUN: sh -c 'coreai-plan-opt --allow-unregistered-dialect %S/Inputs/bad-placement.mlir -o /dev/null; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=OPT
+// OPT: bad-placement.mlir:5:8: error: 'coreai.placement' of result 0: gives 32 bytes, but its type 'tensor<16xf32>' takes 64
+// OPT: exit=1
 
 func.func @count(%x: tensor<16xf32>) -> tensor<16xf32> {
   // expected-error @+1 {{'coreai.placement' must be an array with one placement per result (1), got [#coreai.none, #coreai.none]}}
