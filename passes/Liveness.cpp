@@ -445,8 +445,9 @@ FunctionBuffers LivenessBuilder::buildProblem() {
         ++out.owners[b];
     }
 
-  // Ids are the roots' SSA names as the printer spells them.
-  AsmState asmState(func);
+  // Ids are the roots' SSA names as the printer spells them (names only:
+  // no second verification of the function).
+  AsmState asmState(func, OpPrintingFlags().assumeVerified());
   llvm::StringSet<> ids;
   for (size_t b = 0; b < count; ++b) {
     Value root = out.values[b].front();

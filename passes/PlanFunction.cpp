@@ -155,7 +155,10 @@ std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
   std::vector<PlannedEntry::Placed> placed;
   if (buffers.external.empty())
     return placed;
-  AsmState state(func);
+  // Only the values' names are needed: the function was verified when
+  // it was parsed, and verifying it again here is one more walk (with
+  // every exporter string parsed) per plan.
+  AsmState state(func, OpPrintingFlags().assumeVerified());
   for (const FunctionBuffers::External &value : buffers.external) {
     auto result = dyn_cast<OpResult>(value.value);
     std::optional<int64_t> bytes = bytesOf(value.value.getType());
