@@ -50,6 +50,14 @@ def replace_section(path, name, body):
         fp.write(text)
 
 
+def publish(text, name, update, doc="benchmarks.md"):
+    """Prints a generated section and, with --update, writes it into
+    docs/DOC between its markers."""
+    print(text)
+    if update:
+        replace_section(os.path.join(ROOT, "docs", doc), name, text)
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: benchlib.py DOC NAME SECTION_FILE")

@@ -18,9 +18,8 @@ import sys
 import tempfile
 import time
 
-from benchlib import parse_arguments, replace_section
+from benchlib import ROOT, parse_arguments, publish
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RANGE = (1, 64)
 SHOWN = [1, 7, 16, 23, 32, 50, 64]
 LISTED = [1, 16, 32, 64]
@@ -146,11 +145,7 @@ def main():
         lines.append(f"| {name} | {buffers:,} | {pieces} | {terms:,} | "
                      f"{seconds:.1f} s | {param:,} | {listed:,} | "
                      f"{param / listed:.2f} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.update:
-        replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), "parametric",
-                        table)
+    publish("\n".join(lines), "parametric", args.update)
 
 
 if __name__ == "__main__":

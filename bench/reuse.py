@@ -28,9 +28,8 @@ import subprocess
 import sys
 import time
 
-from benchlib import parse_arguments, replace_section
+from benchlib import ROOT, parse_arguments, publish
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALIGNMENT = 256
 CHUNKS = [1, 16, 32, 64]
 
@@ -181,11 +180,7 @@ def main():
                      f" | {ratio} | "
                      f"{f'{softmax:,}' if softmax is not None else 'error'}"
                      f" | {verdict} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.update:
-        replace_section(os.path.join(ROOT, "docs", "benchmarks.md"), "reuse",
-                        table)
+    publish("\n".join(lines), "reuse", args.update)
 
 
 if __name__ == "__main__":

@@ -103,32 +103,36 @@ std::optional<std::string> DataflowMatcher::matchSignature() {
                          planned.getNumArguments(), planned.getNumResults(),
                          original.getNumArguments(), original.getNumResults())
         .str();
-  for (unsigned i = 0; i < planned.getNumArguments(); ++i) {
-    if (!sameType(planned.getArgument(i).getType(),
-                  original.getArgument(i).getType()))
-      return llvm::formatv("argument {0} has another type than the original's",
-                           i)
+  // The kinds and names decide what the function may write (a state) and
+  // what the runtime binds: planning must not change them, nor the types.
+  auto differs = [](llvm::StringRef what, unsigned i, Type plannedType,
+                    Type originalType, DictionaryAttr plannedAttrs,
+                    DictionaryAttr originalAttrs) -> std::optional<std::string> {
+    if (!sameType(plannedType, originalType))
+      return llvm::formatv("{0} {1} has another type than the original's",
+                           what, i)
           .str();
-    // The kinds and names decide what the function may write (a state)
-    // and what the runtime binds: planning must not change them.
-    if (planned.getArgAttrDict(i) != original.getArgAttrDict(i))
-      return llvm::formatv("argument {0} has other attributes than the "
+    if (plannedAttrs != originalAttrs)
+      return llvm::formatv("{0} {1} has other attributes than the "
                            "original's (coreai.kind, coreai.name, ...)",
-                           i)
+                           what, i)
           .str();
+    return std::nullopt;
+  };
+  for (unsigned i = 0; i < planned.getNumArguments(); ++i) {
+    if (auto why = differs("argument", i, planned.getArgument(i).getType(),
+                           original.getArgument(i).getType(),
+                           planned.getArgAttrDict(i),
+                           original.getArgAttrDict(i)))
+      return why;
     counterpart[planned.getArgument(i)] = original.getArgument(i);
   }
-  for (unsigned i = 0; i < planned.getNumResults(); ++i) {
-    if (!sameType(planned.getResultTypes()[i], original.getResultTypes()[i]))
-      return llvm::formatv("result {0} has another type than the original's",
-                           i)
-          .str();
-    if (planned.getResultAttrDict(i) != original.getResultAttrDict(i))
-      return llvm::formatv("result {0} has other attributes than the "
-                           "original's (coreai.kind, coreai.name, ...)",
-                           i)
-          .str();
-  }
+  for (unsigned i = 0; i < planned.getNumResults(); ++i)
+    if (auto why = differs("result", i, planned.getResultTypes()[i],
+                           original.getResultTypes()[i],
+                           planned.getResultAttrDict(i),
+                           original.getResultAttrDict(i)))
+      return why;
   return std::nullopt;
 }
 

@@ -179,18 +179,25 @@ static int bind_entry(const capm_manifest *m, const char *name, int64_t s) {
   return status;
 }
 
+/* The manifest at `path`, or NULL after saying why on stderr. */
+static capm_manifest *open_manifest(const char *path) {
+  char why[512];
+  capm_manifest *m = NULL;
+  capm_status status = capm_open(path, &m, why, sizeof why);
+  if (status == CAPM_OK)
+    return m;
+  fprintf(stderr, "error (%s): %s\n", capm_status_string(status), why);
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 4) {
     fprintf(stderr, "usage: %s MANIFEST [ENTRY S]\n", argv[0]);
     return 1;
   }
-  char error[512];
-  capm_manifest *m = NULL;
-  capm_status status = capm_open(argv[1], &m, error, sizeof error);
-  if (status != CAPM_OK) {
-    fprintf(stderr, "error (%s): %s\n", capm_status_string(status), error);
+  capm_manifest *m = open_manifest(argv[1]);
+  if (!m)
     return 1;
-  }
   int code = argc == 2 ? list_entries(m)
                        : bind_entry(m, argv[2], strtoll(argv[3], NULL, 10));
   capm_close(m);

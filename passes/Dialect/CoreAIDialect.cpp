@@ -102,22 +102,29 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+namespace {
+/// A placement at an offset of a region (the heap, a lent output): the
+/// attributes of both kinds carry the same three fields.
+template <typename RegionAttr>
+Placement atOffset(Placement::Kind kind, RegionAttr attr) {
+  Placement placement;
+  placement.kind = kind;
+  placement.offset = attr.getOffset();
+  placement.size = attr.getSize();
+  placement.inPlaceOperand = attr.getInPlace();
+  return placement;
+}
+} // namespace
+
 std::optional<Placement> placementFrom(Attribute attr) {
   Placement placement;
   return llvm::TypeSwitch<Attribute, std::optional<Placement>>(attr)
       .Case([&](HeapAttr heap) {
-        placement.kind = Placement::Kind::Heap;
-        placement.offset = heap.getOffset();
-        placement.size = heap.getSize();
-        placement.inPlaceOperand = heap.getInPlace();
-        return placement;
+        return atOffset(Placement::Kind::Heap, heap);
       })
       .Case([&](LentAttr lent) {
-        placement.kind = Placement::Kind::Lent;
+        placement = atOffset(Placement::Kind::Lent, lent);
         placement.output = lent.getOutput();
-        placement.offset = lent.getOffset();
-        placement.size = lent.getSize();
-        placement.inPlaceOperand = lent.getInPlace();
         return placement;
       })
       .Case([&](OutputAttr output) {

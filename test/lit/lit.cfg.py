@@ -1,19 +1,12 @@
 # lit configuration for coreai-plan's FileCheck tests.
 import os
-import lit.formats
+import sys
 
-config.name = "coreai-plan"
-config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
-config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.coreai_obj_root, "test", "lit")
+sys.path.insert(0, os.path.join(config.coreai_src_root, "test"))
+from litsuite import configure_suite
 
-config.environment["PATH"] = os.pathsep.join(
-    [config.coreai_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")]
-)
+configure_suite(config, "coreai-plan", "lit")
 config.substitutions.append(("%shared", config.shared_dir))
-config.substitutions.append(("%srcroot", config.coreai_src_root))
 config.substitutions.append(("%objroot", config.coreai_obj_root))
 # Tests over ../shared data are marked `REQUIRES: shared-data`; lit reports
 # them as UNSUPPORTED (with this reason) where the folder is absent.

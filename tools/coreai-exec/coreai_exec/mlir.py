@@ -309,17 +309,37 @@ class _Parser:
             self.error("bad element type in 'tensor<%s>'" % body)
         return TensorType(tuple(shape), element)
 
+    def optional_dictionary(self):
+        return self.dictionary() if self.peek()[1] == "{" else {}
+
+    def argument(self):
+        """`%name : type {attributes}? loc(...)?` of a function signature."""
+        name = self.expect_kind("value")
+        self.expect(":")
+        ty = self.type()
+        attrs = self.optional_dictionary()
+        self.skip_location()
+        return Argument(name, ty, attrs)
+
+    def result(self):
+        """`type {attributes}?` of a function's result list."""
+        return self.type(), self.optional_dictionary()
+
     def type_list(self):
         if not self.accept("("):
             return [self.type()]
-        types = []
-        if not self.accept(")"):
-            while True:
-                types.append(self.type())
-                if self.accept(")"):
-                    break
-                self.expect(",")
-        return types
+        return self.items(")", self.type)
+
+    def items(self, close, item):
+        """`item (, item)* close` or just `close`, the opening already read."""
+        found = []
+        if self.accept(close):
+            return found
+        while True:
+            found.append(item())
+            if self.accept(close):
+                return found
+            self.expect(",")
 
     # -- attributes -------------------------------------------------------
     def attribute(self):
@@ -335,14 +355,7 @@ class _Parser:
             return value
         if text == "[":
             self.next()
-            items = []
-            if not self.accept("]"):
-                while True:
-                    items.append(self.attribute())
-                    if self.accept("]"):
-                        break
-                    self.expect(",")
-            return items
+            return self.items("]", self.attribute)
         if text == "{":
             return self.dictionary()
         if kind == "ident":
@@ -505,28 +518,13 @@ class _Parser:
             self.next()
         name = self.expect_kind("symbol")[1:]
         self.expect("(")
-        arguments = []
-        if not self.accept(")"):
-            while True:
-                arg = self.expect_kind("value")
-                self.expect(":")
-                ty = self.type()
-                attrs = self.dictionary() if self.peek()[1] == "{" else {}
-                self.skip_location()
-                arguments.append(Argument(arg, ty, attrs))
-                if self.accept(")"):
-                    break
-                self.expect(",")
+        arguments = self.items(")", self.argument)
         result_types, result_attrs = [], []
         if self.accept("->"):
             if self.accept("("):
-                if not self.accept(")"):
-                    while True:
-                        result_types.append(self.type())
-                        result_attrs.append(self.dictionary() if self.peek()[1] == "{" else {})
-                        if self.accept(")"):
-                            break
-                        self.expect(",")
+                for ty, attrs in self.items(")", self.result):
+                    result_types.append(ty)
+                    result_attrs.append(attrs)
             else:
                 result_types.append(self.type())
                 result_attrs.append({})
@@ -582,13 +580,7 @@ class _Parser:
             self.error("expected an op in generic form (\"dialect.op\"), found '%s'" % name)
         name = _unescape(name[1:-1])
         self.expect("(")
-        operands = []
-        if not self.accept(")"):
-            while True:
-                operands.append(self.expect_kind("value"))
-                if self.accept(")"):
-                    break
-                self.expect(",")
+        operands = self.items(")", lambda: self.expect_kind("value"))
         if self.peek()[1] == "(" or self.peek()[1] == "[":
             self.error("ops with regions or successors are not supported")
         attrs = self.dictionary() if self.peek()[1] == "{" else {}

@@ -77,6 +77,16 @@ class Executor(unittest.TestCase):
         with open(report) as f:
             return status, json.load(f)["functions"], out.getvalue() + err.getvalue()
 
+    def assert_refused(self, placements, status, message, record_status=None, extra=()):
+        """Runs the plan; checks the exit status, the message, and the
+        function's record status when given."""
+        got, records, text = self.execute(placements, extra=extra)
+        self.assertEqual(got, status, text)
+        self.assertIn(message, text)
+        if record_status:
+            self.assertEqual(records[0]["status"], record_status)
+        return records
+
     def test_correct_plan_is_bit_identical(self):
         status, records, text = self.execute(GOOD)
         self.assertEqual(status, 0, text)
@@ -95,9 +105,7 @@ class Executor(unittest.TestCase):
         self.assertEqual(status, 0, text)
         self.assertEqual(records[0]["stats"]["borrowed"], 1)
         outside = dict(GOOD, p0="coreai.placement = [#coreai.lent<output = 1, offset = 8, size = 16>]")
-        status, records, text = self.execute(outside)
-        self.assertEqual(status, 2, text)
-        self.assertIn("bytes [8, 24) are outside output 1 (16 bytes)", text)
+        self.assert_refused(outside, 2, "bytes [8, 24) are outside output 1 (16 bytes)")
 
     def test_returned_value_placed_nowhere_lives_in_its_output(self):
         # %4 is returned at position 1: with no place of its own the
@@ -108,48 +116,34 @@ class Executor(unittest.TestCase):
             self.assertEqual(records[0]["stats"]["output_placed"], 0)
 
     def test_placement_in_an_output_the_function_lacks(self):
-        status, records, text = self.execute(dict(GOOD, p4="coreai.placement = [#coreai.output<2>]"))
-        self.assertEqual(status, 2, text)
-        self.assertIn("'#coreai.output' names result 2 of 2", text)
+        self.assert_refused(dict(GOOD, p4="coreai.placement = [#coreai.output<2>]"), 2,
+                            "'#coreai.output' names result 2 of 2")
 
     def test_state_placement_in_an_argument_that_is_no_state(self):
-        status, records, text = self.execute(dict(GOOD, p3="coreai.placement = [#coreai.state<arg = 2>]"))
-        self.assertEqual(status, 2, text)
-        self.assertIn("'#coreai.state' names argument 2, which is not a state", text)
+        self.assert_refused(dict(GOOD, p3="coreai.placement = [#coreai.state<arg = 2>]"), 2,
+                            "'#coreai.state' names argument 2, which is not a state")
 
     def test_old_placement_arrays_are_refused(self):
         old = dict(GOOD, p0="coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>")
-        status, records, text = self.execute(old)
-        self.assertEqual(status, 1, text)
-        self.assertIn("m.planned.mlir:3: 'torch.aten.mul' (%0): 'coreai.offsets' is the old placement form: "
-                      "re-plan with this coreai-plan", text)
+        self.assert_refused(old, 1, "m.planned.mlir:3: 'torch.aten.mul' (%0): 'coreai.offsets' is the old "
+                            "placement form: re-plan with this coreai-plan")
 
     def test_overlapping_live_buffers_mismatch(self):
         # %1 (and its in-place %2) onto %0, which %4 still reads.
         bad = dict(GOOD, p1=GOOD["p1"].replace("256", "0"), p2=GOOD["p2"].replace("256", "0"))
-        status, records, text = self.execute(bad)
-        self.assertEqual(status, 2, text)
-        self.assertEqual(records[0]["status"], "mismatch")
-        self.assertIn("result 1 (output) differs at [0]", text)
+        self.assert_refused(bad, 2, "result 1 (output) differs at [0]", "mismatch")
 
     def test_corrupt_overlap_control(self):
-        status, records, text = self.execute(GOOD, extra=["--corrupt", "overlap"])
-        self.assertEqual(status, 2, text)
+        records = self.assert_refused(GOOD, 2, "", "mismatch", extra=["--corrupt", "overlap"])
         self.assertIn("buffer %1 (16 bytes) moved from offset 256 onto %0 at 0", records[0]["corrupted"])
-        self.assertEqual(records[0]["status"], "mismatch")
 
     def test_slot_outside_the_arena(self):
         bad = dict(GOOD, p1=GOOD["p1"].replace("256", "260"), p2=GOOD["p2"].replace("256", "260"))
-        status, records, text = self.execute(bad)
-        self.assertEqual(status, 2, text)
-        self.assertEqual(records[0]["status"], "failed")
-        self.assertIn("bytes [260, 276) are outside the arena (272 bytes)", text)
+        self.assert_refused(bad, 2, "bytes [260, 276) are outside the arena (272 bytes)", "failed")
 
     def test_false_in_place_claim(self):
         bad = dict(GOOD, p2=GOOD["p2"].replace("256", "0"))
-        status, records, text = self.execute(bad)
-        self.assertEqual(status, 2, text)
-        self.assertIn("%2 (torch.aten.neg, line 5): its placement says it is written over operand 0", text)
+        self.assert_refused(bad, 2, "%2 (torch.aten.neg, line 5): its placement says it is written over operand 0")
 
     def test_wrong_annotated_size(self):
         bad = dict(GOOD, p0=GOOD["p0"].replace("size = 16", "size = 8"))
