@@ -168,13 +168,26 @@ llvm::Error readSymInts(const Object &graph, SymIntTexts &symInts) {
   return llvm::Error::success();
 }
 
-llvm::Expected<Placeholder> readInputSpec(const llvm::json::Value &entry) {
+/// A signature spec: an object of one member, its kind (`user_input`,
+/// `buffer_mutation`, ...) and that kind's details.
+struct Spec {
+  llvm::StringRef kind;
+  const llvm::json::Value *details;
+};
+llvm::Expected<Spec> readSpec(const llvm::json::Value &entry,
+                              llvm::StringRef what) {
   const Object *spec = entry.getAsObject();
   if (!spec || spec->size() != 1)
-    return fail("malformed input spec");
-  const auto &[kindKey, body] = *spec->begin();
-  llvm::StringRef kind = kindKey;
-  const Object *detail = body.getAsObject();
+    return fail("malformed " + what + " spec");
+  return Spec{spec->begin()->first, &spec->begin()->second};
+}
+
+llvm::Expected<Placeholder> readInputSpec(const llvm::json::Value &entry) {
+  llvm::Expected<Spec> spec = readSpec(entry, "input");
+  if (!spec)
+    return spec.takeError();
+  llvm::StringRef kind = spec->kind;
+  const Object *detail = spec->details->getAsObject();
   const Object *arg = detail ? detail->getObject("arg") : nullptr;
   if (!arg)
     return fail("malformed '" + kind + "' input spec");
@@ -233,11 +246,10 @@ llvm::Error readOutputs(const Array &specs, const Array &graphOutputs,
                               "graph outputs",
                               specs.size(), graphOutputs.size()));
   for (auto [spec, output] : llvm::zip(specs, graphOutputs)) {
-    const Object *specObject = spec.getAsObject();
-    if (!specObject || specObject->size() != 1)
-      return fail("malformed output spec");
-    const auto &[kindKey, detail] = *specObject->begin();
-    llvm::StringRef kind = kindKey;
+    llvm::Expected<Spec> decodedSpec = readSpec(spec, "output");
+    if (!decodedSpec)
+      return decodedSpec.takeError();
+    llvm::StringRef kind = decodedSpec->kind;
     const Object *out = output.getAsObject();
     const Object *tensor = out ? out->getObject("as_tensor") : nullptr;
     GraphOutput decoded;
@@ -257,7 +269,7 @@ llvm::Error readOutputs(const Array &specs, const Array &graphOutputs,
     if (!tensor || !tensor->getString("name"))
       return fail("a buffer mutation output is not a tensor");
     decoded.tensor = tensor->getString("name")->str();
-    const Object *body = detail.getAsObject();
+    const Object *body = decodedSpec->details->getAsObject();
     auto buffer = body ? body->getString("buffer_name") : std::nullopt;
     if (!buffer)
       return fail("buffer mutation without a buffer_name");
