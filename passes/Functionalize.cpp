@@ -215,6 +215,10 @@ FailureOr<Value> Functionalizer::remakeView(Value name, Location loc) {
 LogicalResult Functionalizer::writeBack(Value name, Value value,
                                         Location loc) {
   Storage tensor = storage(name);
+  if (tensor.viewOp && !isa<RankedTensorType>(tensor.parent.getType()))
+    return emitError(loc) << "writes in place through '"
+                          << stringAttr(tensor.viewOp, attr::node)
+                          << "', a view of a value that is no ranked tensor";
   if (!tensor.viewOp) {
     if (written.insert(name).second)
       writtenRoots.push_back({name, loc});
@@ -504,6 +508,9 @@ LogicalResult Functionalizer::returnStates(func::ReturnOp ret) {
 }
 
 LogicalResult Functionalizer::run() {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("has in-place ops and more than one block: "
+                          "functionalisation follows one block in order");
   Block &body = func.getBody().front();
   llvm::SmallVector<Operation *> ops =
       llvm::to_vector(llvm::map_range(body, [](Operation &op) { return &op; }));

@@ -50,3 +50,14 @@ func.func @ambiguous(%a: tensor<4xf32> {coreai.kind = "state", coreai.name = "a"
   %1 = "torch.aten.mul_"(%a, %x) {coreai.overload = "Tensor", coreai.args = "(T, T)", coreai.node = "mul_"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{has in-place ops and more than one block}}
+func.func @blocks(%x: tensor<4xf32> {coreai.kind = "input", coreai.name = "x"}) -> (tensor<4xf32> {coreai.kind = "output"}) {
+  %t = "torch.aten.neg"(%x) {coreai.overload = "default", coreai.args = "(T)", coreai.node = "neg"} : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "torch.aten.mul_"(%t) {coreai.overload = "Scalar", coreai.args = "(T, 2.0)", coreai.node = "mul_"} : (tensor<4xf32>) -> tensor<4xf32>
+  "test.br"()[^next] : () -> ()
+^next:
+  return %t : tensor<4xf32>
+}
