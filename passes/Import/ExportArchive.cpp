@@ -4,6 +4,8 @@
 #include "Archive.h"
 #include "ImportProgram.h"
 
+#include "coreai-plan/Passes/Functionalize.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
@@ -93,7 +95,16 @@ mlir::OwningOpRef<mlir::ModuleOp> readModel(llvm::SourceMgr &sourceMgr,
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   if (looksLikeExportArchive(main->getBuffer()))
     return importExportArchive(main->getMemBufferRef(), context);
-  return mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, context);
+  if (!module)
+    return nullptr;
+  // Every command plans values: in-place ops become their functional twins
+  // here, once (a graph without them is left as it is).
+  for (auto func : module->getOps<mlir::func::FuncOp>())
+    if (mlir::failed(functionalize(func)))
+      return nullptr;
+  return module;
 }
 
 } // namespace coreai

@@ -23,10 +23,6 @@ class SourceMgr;
 
 namespace coreai {
 
-/// Major versions of torch.export's archive schema
-/// (`torch/_export/serde/schema.py`) the importer understands.
-constexpr int64_t kSupportedExportSchemaMajor = 8;
-
 /// True when `bytes` start like a zip archive (a `.pt2`), not MLIR text or
 /// bytecode.
 bool looksLikeExportArchive(llvm::StringRef bytes);

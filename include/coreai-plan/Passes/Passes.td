@@ -149,4 +149,27 @@ def CoreAISpecializeShapes
   ];
 }
 
+def CoreAIFunctionalize : Pass<"coreai-functionalize", "mlir::func::FuncOp"> {
+  let summary = "Rewrite in-place ATen ops into their functional twins";
+  let description = [{
+    Every in-place ATen op of the body (`add_`, `mul_`, `copy_`,
+    `index_put_`, `index_copy_`, ...: the ops the ATen op facts give a
+    functional twin) becomes its twin, whose result is the new value of its
+    `self`. A write through a view (`coreai.alias_of`) is written back into
+    the view's source up to its root: `slice` by `slice_scatter`, `select`
+    by `select_scatter`, reshapes by a `view` to the source's shape,
+    `permute` and `transpose` by the inverse permutation; any other view is
+    an error at the writer. A view read after its storage was written is
+    made again from the new value, so a reader placed before a write keeps
+    the old value and one after it sees the new one. A written
+    `coreai.kind = "state"` argument's final value is returned as its
+    `state_update` (before the other results, in the arguments' order);
+    writing any other argument is an error at the first writer. A function
+    without in-place ops is left untouched. `readModel` runs it on every
+    function it reads; the `.pt2` importer builds the program as written
+    and runs it (docs/IMPORT.md).
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 #endif // COREAI_PLAN_PASSES

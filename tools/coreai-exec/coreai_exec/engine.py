@@ -21,7 +21,7 @@ import math
 
 import torch
 
-from . import aten, pyargs
+from . import aten, opfacts, pyargs
 from .mlir import TensorType
 
 
@@ -107,7 +107,7 @@ def concrete_shape(ty, sym_text, symbols, what):
 
 class Stats:
     def __init__(self):
-        self.ops = self.into_slot = self.copied = self.views = self.in_place = 0
+        self.ops = self.into_slot = self.copied = self.views = self.in_place = self.in_place_ops = 0
         self.output_placed = self.state_placed = self.borrowed = 0
 
     def as_dict(self):
@@ -213,6 +213,8 @@ class Execution:
         env = {}
         self.arguments(env)
         last_use = {}
+        # Arguments stay bound whatever their names: states are read back at the end.
+        arguments = {argument.name for argument in function.arguments}
         for index, op in enumerate(function.ops):
             for name in op.operands:
                 last_use[name] = index
@@ -229,7 +231,7 @@ class Execution:
                             % (", ".join(op.results) or "op", op.name, op.position, type(e).__name__,
                                str(e).strip().splitlines()[0] if str(e).strip() else ""))
             for name in op.operands:
-                if last_use.get(name) == index and name in env and not name.startswith("%arg"):
+                if last_use.get(name) == index and name in env and name not in arguments:
                     del env[name]
         missing = [n for n in function.returned if n not in env]
         if missing:
@@ -304,6 +306,17 @@ class Execution:
             shape = concrete_shape(ty, sym_shapes[j] if j < len(sym_shapes) else None, self.symbols,
                                    "%s (%s)" % (op.results[j], op.position))
             types.append((aten.dtype_of(ty.element), shape))
+        if opfacts.writes_self(name, op.attrs.get("coreai.overload", "default")):
+            # An in-place op of a graph as written (the original of a
+            # functionalised plan), run eagerly: the kernel writes `self`,
+            # through any view, and its result is `self` itself.
+            result = kernel.call(positional, keyword)
+            if len(op.results) != 1 or result is None or storage_pointer(result) != storage_pointer(tensors[0]):
+                raise InputError("%s at %s: an in-place op must return its written operand" % (op.name, op.position))
+            aten.check_result(kernel.label, result, *types[0])
+            self.stats.in_place_ops += 1
+            env[op.results[0]] = result
+            return
         alias = op.attrs.get("coreai.alias_of")
         if alias is not None and any(a >= 0 for a in alias):
             results = kernel.call(positional, keyword)

@@ -82,6 +82,14 @@ def lookup(name, overload):
     return table().get((name, overload or "default"))
 
 
+def writes_self(name, overload):
+    """True for in-place ops (`add_`, `copy_`, `index_put_`): they write
+    operand 0 (`self`) and return it, and have a functional twin."""
+    op = lookup(name, overload)
+    return (op is not None and op.twin is not None and len(op.mutated) == 1
+            and op.mutated[0].position == 0 and op.mutated[0].operand == 0)
+
+
 def out_variant(name, overload):
     """The overload of `name` that writes the result of `name.overload` into
     its `out=` argument, or None."""
