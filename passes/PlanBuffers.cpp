@@ -1,7 +1,8 @@
 //===- PlanBuffers.cpp - The coreai-plan-buffers pass ---------------------===//
 //
-// Plans every function with a body; all functions are tried so that one
-// run reports every problem, and the pass fails if any of them failed.
+// Plans every function with a body, as `coreai-plan buffers` does; all are
+// tried so that one run reports every problem, and the pass fails if any
+// of them failed.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Passes/Passes.h"
@@ -18,30 +19,19 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
   void runOnOperation() override {
     mlir::ModuleOp module = getOperation();
     FunctionPlanOptions options;
-    options.liveness.alignment = alignment;
-    options.liveness.inPlace = inPlace;
-    options.liveness.outputsInHeap = outputsInHeap;
-    options.liveness.inPlaceSoftmax = inPlaceSoftmax;
-    options.liveness.outputPlacement = outputPlacement;
-    options.liveness.statePlacement = statePlacement;
-    options.liveness.borrowOutputs = borrowOutputs;
-    options.reorder = reorder;
-    options.solve.algorithm = algorithm;
-    options.solve.timeLimitMs = timeLimitMs;
-    options.maxHeap = maxHeap;
+#define COREAI_PLANNING_OPTION(MEMBER, NAME, ...) options.MEMBER = NAME;
+#include "coreai-plan/Passes/PlanningOptions.inc"
     if (llvm::Error error = checkPlanOptions(options)) {
       module.emitError(llvm::toString(std::move(error)));
       return signalPassFailure();
     }
-    bool failedAny = false, plannedAny = false;
-    for (auto func : module.getOps<mlir::func::FuncOp>())
-      if (!func.isDeclaration()) {
-        plannedAny = true;
-        failedAny |= failed(planFunction(func, options));
-      }
-    if (!plannedAny)
+    std::vector<mlir::func::FuncOp> functions = functionsWithBodies(module);
+    if (functions.empty())
       module.emitError("no function with a body to plan in this module");
-    if (failedAny || !plannedAny)
+    bool failedAny = false;
+    for (mlir::func::FuncOp func : functions)
+      failedAny |= failed(planAtOwnChunk(func, options));
+    if (failedAny || functions.empty())
       signalPassFailure();
   }
 };

@@ -384,6 +384,21 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   return entry;
 }
 
+std::vector<func::FuncOp> functionsWithBodies(ModuleOp module) {
+  std::vector<func::FuncOp> functions;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isDeclaration())
+      functions.push_back(func);
+  return functions;
+}
+
+FailureOr<PlannedEntry> planAtOwnChunk(func::FuncOp func,
+                                       FunctionPlanOptions options,
+                                       PlanFailure *why) {
+  options.chunk = sequenceLengthOf(func);
+  return planFunction(func, options, why);
+}
+
 int64_t sequenceLengthOf(mlir::func::FuncOp func) {
   if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>(attr::seqLen))
     return seqLen.getInt();

@@ -2,50 +2,56 @@
 //
 // One implementation of `solve` for the two binaries that offer it:
 // `coreai-plan solve` (a subcommand) and `coreai-solve` (linked without
-// MLIR). Each declares the flags under its own command; both report the
-// outcome with the same exit codes.
+// MLIR). The flags and the exit codes are the tools' (tools/common/); this
+// takes the request as plain values and answers with llvm::Error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef COREAI_PLAN_SOLVECSV_H
 #define COREAI_PLAN_SOLVECSV_H
 
+#include "coreai-plan/Options.h"
 #include "coreai-plan/Solve.h"
 
-#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
 namespace coreai {
 
-/// The flags of `solve`, registered under `command` (the top level for a
-/// binary of its own).
-struct SolveCsvFlags {
-  explicit SolveCsvFlags(llvm::cl::SubCommand &command);
-  llvm::cl::opt<std::string> inputPath;
-  llvm::cl::opt<int64_t> capacity;
-  llvm::cl::opt<Algorithm> algorithm;
-  llvm::cl::opt<int64_t> timeLimitMs;
-  llvm::cl::opt<int64_t> alignment;
-  llvm::cl::opt<std::string> outputPath;
+struct SolveCsvRequest {
+  std::string inputPath;
+  /// Look for a packing within this many bytes (0: minimise the heap).
+  int64_t capacity = 0;
+  Algorithm algorithm = Algorithm::Best;
+  int64_t timeLimitMs = defaultTimeLimitMs;
+  /// MiniMalloc's problems are byte-exact: no alignment unless asked for.
+  int64_t alignment = 1;
+  /// Where to write the problem with an offset column (empty: nowhere).
+  std::string outputPath;
 };
 
-enum class SolveCsvStatus { Solved, BadInput, NoPacking, Internal };
-
-struct SolveCsvOutcome {
-  SolveCsvStatus status = SolveCsvStatus::Solved;
-  /// Set for BadInput and Internal.
-  std::string error;
+/// The solver's plan failed the independent verifier: a bug, never output.
+/// Every other error of runSolveCsv is bad input.
+class SolveInternalError : public llvm::ErrorInfo<SolveInternalError> {
+public:
+  static char ID;
+  explicit SolveInternalError(std::string message)
+      : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string message;
 };
+
+enum class SolveCsvAnswer { Packed, NoPacking };
 
 /// Reads the problem, packs it, verifies the plan, prints the summary on
-/// `out` and writes the offset CSV when asked.
-SolveCsvOutcome runSolveCsv(const SolveCsvFlags &flags, llvm::raw_ostream &out);
-
-/// The exit code of docs/CLI.md for `outcome` (0 solved, 1 bad input, 2 no
-/// packing within the capacity, 3 internal error), printing its error as
-/// `tool: error: ...` on stderr first.
-int reportSolveCsv(const SolveCsvOutcome &outcome, llvm::StringRef tool);
+/// `out` and writes the offset CSV when asked. NoPacking: nothing fits
+/// within the capacity (the summary says whether that is proven).
+llvm::Expected<SolveCsvAnswer> runSolveCsv(const SolveCsvRequest &request,
+                                           llvm::raw_ostream &out);
 
 } // namespace coreai
 

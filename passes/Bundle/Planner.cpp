@@ -92,22 +92,9 @@ FunctionPlanOptions planOptionsFor(const Target &target,
                                    const ReuseSwitches &reuse,
                                    const SolveOptions &solve) {
   FunctionPlanOptions options;
-  options.liveness.alignment = target.alignment;
-  options.liveness.inPlace =
-      target.runsInPlace("elementwise") && !reuse.noInPlace;
-  options.liveness.inPlaceSoftmax =
-      target.runsInPlace("softmax") && !reuse.noInPlace;
-  options.liveness.outputsInHeap = !target.outputsBoundBeforeCall;
-  options.liveness.outputPlacement =
-      target.outputsBoundBeforeCall && !reuse.noOutputPlacement;
-  options.liveness.statePlacement =
-      target.stateBoundBeforeCall && !reuse.noStatePlacement;
-  options.liveness.borrowOutputs = target.outputsBoundBeforeCall &&
-                                   target.outputsBorrowable &&
-                                   !reuse.noBorrowOutputs;
-  options.reorder = !reuse.noReorder;
   options.solve = solve;
-  options.maxHeap = target.heapLimit;
+#define COREAI_TARGET_DEFAULT(MEMBER, VALUE) options.MEMBER = VALUE;
+#include "coreai-plan/Passes/PlanningOptions.inc"
   return options;
 }
 

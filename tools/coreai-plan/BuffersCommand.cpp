@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "PlanningOptions.h"
 
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Import/ExportArchive.h"
@@ -31,94 +32,26 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand
+int runBuffers();
+Command
     buffersCommand("buffers",
                    "Plan every function of an MLIR model at its static shapes "
-                   "and report buffers, lower bound and heap");
+                   "and report buffers, lower bound and heap",
+                   runBuffers);
 
 namespace {
 namespace cl = llvm::cl;
 
-// The flags write straight into the options planFunction takes; they are
-// checked once, by checkPlanOptions, before anything is read.
-// (cl::location options take their defaults from here, not from cl::init.)
-FunctionPlanOptions planOptions = [] {
-  FunctionPlanOptions options;
-  options.solve.timeLimitMs = defaultTimeLimitMs;
-  return options;
-}();
-
-cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                               cl::desc("<MODEL.mlir or .mlirbc>"),
-                               cl::sub(buffersCommand));
-cl::opt<Algorithm, true>
-    algorithm("algorithm", cl::desc("Packing algorithm (docs/SOLVERS.md)"),
-              algorithmValues(), cl::location(planOptions.solve.algorithm),
-              cl::sub(buffersCommand));
-cl::opt<int64_t, true> alignment("alignment",
-                                 cl::desc("Offset alignment of every buffer in "
-                                          "bytes (power of two)"),
-
-                                 cl::location(planOptions.liveness.alignment),
-                                 cl::sub(buffersCommand));
-cl::opt<bool, true>
-    inPlace("in-place",
-            cl::desc("Let elementwise ops write into an operand "
-                     "that dies there (reports the heap saved)"),
-            cl::location(planOptions.liveness.inPlace),
-            cl::sub(buffersCommand));
-cl::opt<bool, true> outputsInHeap(
-    "outputs-in-heap", cl::desc("Plan returned values in the heap too"),
-    cl::location(planOptions.liveness.outputsInHeap), cl::sub(buffersCommand));
-// The other reuse techniques, off here (this command has no target); see
-// docs/LIVENESS.md. `plan` turns them on where the target allows.
-cl::opt<bool, true>
-    inPlaceSoftmax("in-place-softmax",
-                   cl::desc("Let softmax write into its input "
-                            "when it dies there"),
-                   cl::location(planOptions.liveness.inPlaceSoftmax),
-                   cl::sub(buffersCommand));
-cl::opt<bool, true>
-    outputPlacement("output-placement",
-                    cl::desc("With --in-place: build chains that "
-                             "end in an output in its storage"),
-                    cl::location(planOptions.liveness.outputPlacement),
-                    cl::sub(buffersCommand));
-cl::opt<bool, true>
-    statePlacement("state-placement",
-                   cl::desc("Write state updates into their state "
-                            "argument"),
-                   cl::location(planOptions.liveness.statePlacement),
-                   cl::sub(buffersCommand));
-cl::opt<bool, true> reorder("reorder",
-                            cl::desc("Reorder ops when that lowers the heap"),
-                            cl::location(planOptions.reorder),
-                            cl::sub(buffersCommand));
-cl::opt<bool, true>
-    borrowOutputs("borrow-outputs",
-                  cl::desc("Let buffers that die before an "
-                           "output is written live in its storage"),
-                  cl::location(planOptions.liveness.borrowOutputs),
-                  cl::sub(buffersCommand));
+InputArgument inputPath(buffersCommand, "<MODEL.mlir or .mlirbc>");
+// Every planning option under its pass name, defaults as the pass's (no
+// target here; `plan` turns reuse on where the target allows). Checked
+// once, by checkPlanOptions, before anything is read.
+PlanningFlags planning(buffersCommand, OptionDefaults::Own);
 cl::list<std::string> functionNames("function",
                                     cl::desc("Plan only this function "
                                              "(repeatable; default: all)"),
                                     cl::value_desc("NAME"),
                                     cl::sub(buffersCommand));
-cl::opt<int64_t, true>
-    timeLimitMs("time-limit-ms",
-                cl::desc("Cap on the search per function (ms; "
-                         "it stops earlier once the heap is "
-                         "proven minimal)"),
-
-                cl::location(planOptions.solve.timeLimitMs),
-                cl::sub(buffersCommand));
-cl::opt<int64_t, true>
-    maxHeap("max-heap",
-            cl::desc("Exit with code 2 when a heap exceeds N "
-                     "bytes"),
-            cl::value_desc("N"), cl::location(planOptions.maxHeap),
-            cl::sub(buffersCommand));
 cl::opt<std::string> emitProblem(
     "emit-problem",
     cl::desc("Write each function's buffer problem as MiniMalloc CSV: to "
@@ -139,10 +72,7 @@ double millisSince(Clock::time_point begin) {
 /// The functions to plan, in module order, or an error message.
 llvm::Expected<std::vector<mlir::func::FuncOp>>
 selectFunctions(mlir::ModuleOp module) {
-  std::vector<mlir::func::FuncOp> all;
-  for (auto func : module.getOps<mlir::func::FuncOp>())
-    if (!func.isDeclaration())
-      all.push_back(func);
+  std::vector<mlir::func::FuncOp> all = functionsWithBodies(module);
   if (all.empty())
     return llvm::createStringError("'" + inputPath +
                                    "' has no function with a body to plan");
@@ -175,7 +105,9 @@ void printTable(llvm::ArrayRef<Row> rows, double parseMillis) {
       "optimal", "in-place-saved", "ms");
   for (const Row &row : rows) {
     const PlannedEntry &e = row.entry;
-    bool reuse = inPlace || inPlaceSoftmax || statePlacement;
+    const LivenessOptions &liveness = planning.chosen.liveness;
+    bool reuse =
+        liveness.inPlace || liveness.inPlaceSoftmax || liveness.statePlacement;
     std::string saved =
         reuse ? std::to_string(e.inPlaceSavedBytes) : std::string("-");
     llvm::outs() << llvm::formatv(
@@ -220,7 +152,7 @@ llvm::Error writeProblems(llvm::ArrayRef<Row> rows) {
 } // namespace
 
 int runBuffers() {
-  FunctionPlanOptions options = planOptions;
+  const FunctionPlanOptions &options = planning.chosen;
   if (llvm::Error error = checkPlanOptions(options))
     return fail(InputError, std::move(error));
 
@@ -249,10 +181,9 @@ int runBuffers() {
   std::vector<Row> rows;
   int exitCode = Success;
   for (mlir::func::FuncOp func : *functions) {
-    options.chunk = sequenceLengthOf(func);
     Clock::time_point begin = Clock::now();
     PlanFailure why = PlanFailure::BadInput;
-    mlir::FailureOr<PlannedEntry> entry = planFunction(func, options, &why);
+    mlir::FailureOr<PlannedEntry> entry = planAtOwnChunk(func, options, &why);
     double millis = millisSince(begin);
     if (succeeded(entry)) {
       rows.push_back({std::move(*entry), millis});

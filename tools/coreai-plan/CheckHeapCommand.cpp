@@ -20,8 +20,10 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand checkHeapCommand(
-    "check-heap", "Replay a manifest's allocations against a heap of N bytes");
+int runCheckHeap();
+Command checkHeapCommand(
+    "check-heap", "Replay a manifest's allocations against a heap of N bytes",
+    runCheckHeap);
 
 namespace {
 llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,

@@ -7,44 +7,32 @@
 #ifndef COREAI_PLAN_TOOLS_COMMANDS_H
 #define COREAI_PLAN_TOOLS_COMMANDS_H
 
-#include "coreai-plan/Solve.h"
+#include "ExitCode.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
 namespace coreai::cli {
 
-/// Documented in docs/CLI.md; scripts rely on them.
-enum ExitCode : int {
-  Success = 0,
-  InputError = 1,  ///< Bad input or usage: nothing was written.
-  AnswerNo = 2,    ///< Well-formed question, answer "no": no packing within
-                   ///< the capacity, heap overflow in check-heap, ...
-  InternalError = 3, ///< A plan failed verification: a bug, never output.
+/// A subcommand and the function that runs it. Each file defines its one
+/// Command (constructing it registers it) before the options registered
+/// under it; main runs the one the command line names.
+class Command : public llvm::cl::SubCommand {
+public:
+  Command(llvm::StringRef name, llvm::StringRef description, int (*run)());
+  int (*const run)();
+  /// Every Command, in no particular order.
+  static llvm::ArrayRef<const Command *> all();
 };
 
-struct Command {
-  llvm::cl::SubCommand &subcommand;
-  int (*run)();
+/// The file a subcommand reads: its one positional argument, `<what>`.
+class InputArgument : public llvm::cl::opt<std::string> {
+public:
+  InputArgument(llvm::cl::SubCommand &command, llvm::StringRef what);
 };
-
-extern llvm::cl::SubCommand solveCommand;
-int runSolve();
-extern llvm::cl::SubCommand buffersCommand;
-int runBuffers();
-extern llvm::cl::SubCommand planCommand;
-int runPlan();
-extern llvm::cl::SubCommand inspectCommand;
-int runInspect();
-extern llvm::cl::SubCommand checkHeapCommand;
-int runCheckHeap();
-extern llvm::cl::SubCommand explainCommand;
-int runExplain();
-extern llvm::cl::SubCommand fitCommand;
-int runFit();
-extern llvm::cl::SubCommand importCommand;
-int runImport();
 
 /// Prints `coreai-plan: error: <message>` to stderr and returns `code`.
 int fail(ExitCode code, const llvm::Twine &message);

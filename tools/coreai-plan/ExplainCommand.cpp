@@ -13,15 +13,14 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand explainCommand(
-    "explain", "Explain where each planned heap peaks and how it grows "
-               "with S");
+int runExplain();
+Command explainCommand("explain",
+                       "Explain where each planned heap peaks and how it grows "
+                       "with S",
+                       runExplain);
 
 namespace {
-llvm::cl::opt<std::string> manifestPath(llvm::cl::Positional,
-                                        llvm::cl::Required,
-                                        llvm::cl::desc("<plan.manifest>"),
-                                        llvm::cl::sub(explainCommand));
+InputArgument manifestPath(explainCommand, "<plan.manifest>");
 llvm::cl::list<std::string>
     entryFilter("entry", llvm::cl::desc("Only these entry points"),
                 llvm::cl::sub(explainCommand));

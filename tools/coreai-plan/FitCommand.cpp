@@ -20,14 +20,19 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand
-    fitCommand("fit", "Find the chunk sizes whose planned heap fits a given "
-                      "heap total, per entry point");
+int runFit();
+Command fitCommand("fit",
+                   "Find the chunk sizes whose planned heap fits a given "
+                   "heap total, per entry point",
+                   runFit);
 
 namespace {
 namespace cl = llvm::cl;
 
-PlanningOptions planning(fitCommand);
+PlanningOptions planning(fitCommand,
+                         "Chunk sizes to try: a list S,S,... (each is "
+                         "planned) or a range A..B (bisected per dynamic "
+                         "entry point; default 1,16,32,64)");
 ReportingOptions reporting(fitCommand);
 
 cl::opt<std::string>
@@ -35,13 +40,6 @@ cl::opt<std::string>
                     cl::desc("The runtime's heap size in bytes (a KiB, MiB "
                              "or GiB suffix is allowed)"),
                     cl::value_desc("N"), cl::sub(fitCommand));
-cl::opt<std::string>
-    chunksOption("chunks",
-                 cl::desc("Chunk sizes to try: a list S,S,... (each is "
-                          "planned) or a range A..B (bisected per dynamic "
-                          "entry point; default 1,16,32,64)"),
-                 cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
-                 cl::sub(fitCommand));
 cl::opt<bool> parametricOption(
     "parametric",
     cl::desc("With a range A..B: plan each dynamic entry point once for the "
@@ -191,16 +189,13 @@ int runFit() {
       parseByteSize(heapTotalOption, "--heap-total");
   if (!heapTotal)
     return fail(InputError, heapTotal.takeError());
-  llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
-  if (!chunks)
-    return fail(InputError, chunks.takeError());
-  llvm::Expected<PlanRequest> request =
-      planning.request(chunks->chunks, chunksOption.getNumOccurrences() > 0);
+  bool chunksRange = false;
+  llvm::Expected<PlanRequest> request = planning.request(chunksRange);
   if (!request)
     return fail(InputError, request.takeError());
   if (reporting.quiet && reporting.json)
     return fail(InputError, "--quiet and --json exclude each other");
-  if (parametricOption && !chunks->range)
+  if (parametricOption && !chunksRange)
     return fail(InputError, "--parametric needs a range --chunks A..B");
   request->parametric = parametricOption;
 
@@ -215,7 +210,7 @@ int runFit() {
 
   std::unique_ptr<PlanObserver> progress = reporting.makeProgress();
   llvm::Expected<BundleFit> fit =
-      fitBundle(std::move(*request), budget, chunks->range, progress.get());
+      fitBundle(std::move(*request), budget, chunksRange, progress.get());
   progress.reset();
   if (!fit)
     return reportError(fit.takeError());

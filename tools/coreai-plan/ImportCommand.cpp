@@ -21,15 +21,16 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand
-    importCommand("import", "Import a torch.export archive (.pt2) and write "
-                            "it as MLIR");
+int runImport();
+Command importCommand("import",
+                      "Import a torch.export archive (.pt2) and write "
+                      "it as MLIR",
+                      runImport);
 
 namespace {
 namespace cl = llvm::cl;
 
-cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                               cl::desc("<model.pt2>"), cl::sub(importCommand));
+InputArgument inputPath(importCommand, "<model.pt2>");
 cl::opt<std::string> outputPath("o", cl::Required,
                                 cl::desc("Where to write the MLIR ('-' for "
                                          "stdout)"),

@@ -15,15 +15,14 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand
+int runInspect();
+Command
     inspectCommand("inspect",
-                   "Print a heap-size manifest (plan.manifest or plan.json)");
+                   "Print a heap-size manifest (plan.manifest or plan.json)",
+                   runInspect);
 
 namespace {
-llvm::cl::opt<std::string> manifestPath(llvm::cl::Positional,
-                                        llvm::cl::Required,
-                                        llvm::cl::desc("<plan.manifest>"),
-                                        llvm::cl::sub(inspectCommand));
+InputArgument manifestPath(inspectCommand, "<plan.manifest>");
 llvm::cl::opt<bool> asJson("json",
                            llvm::cl::desc("Print the manifest as JSON (the "
                                           "content of plan.json)"),

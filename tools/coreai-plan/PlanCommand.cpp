@@ -27,28 +27,26 @@
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand
+int runPlan();
+Command
     planCommand("plan",
                 "Plan every entry point of a bundle at every chunk size and "
-                "write the heap-size manifest");
+                "write the heap-size manifest",
+                runPlan);
 
 namespace {
 namespace cl = llvm::cl;
 
-PlanningOptions planning(planCommand);
+PlanningOptions planning(planCommand,
+                         "Chunk sizes S to specialise dynamic functions "
+                         "for (default 1,16,32,64), or a range A..B: one "
+                         "parametric plan valid for every S in it");
 ReportingOptions reporting(planCommand);
 
 cl::opt<std::string> outputDir("o", cl::Required,
                                cl::desc("Directory for plan.manifest, "
                                         "plan.json, MODEL.planned.mlir"),
                                cl::value_desc("OUTDIR"), cl::sub(planCommand));
-cl::opt<std::string>
-    chunksOption("chunks",
-                 cl::desc("Chunk sizes S to specialise dynamic functions "
-                          "for (default 1,16,32,64), or a range A..B: one "
-                          "parametric plan valid for every S in it"),
-                 cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
-                 cl::sub(planCommand));
 cl::opt<std::string> instancesOption(
     "instances",
     cl::desc("With --chunks A..B: the S at which the parametric plan is also "
@@ -292,12 +290,8 @@ llvm::Error addOutputs(const PlannedBundle &bundle, OutputSet &outputs,
 
 int runPlan() {
   // Everything the user typed is checked before the graph is read.
-  llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
-  if (!chunks)
-    return fail(InputError, chunks.takeError());
-  bool parametric = chunks->range;
-  llvm::Expected<PlanRequest> request = planning.request(
-      std::move(chunks->chunks), chunksOption.getNumOccurrences() > 0);
+  bool parametric = false;
+  llvm::Expected<PlanRequest> request = planning.request(parametric);
   if (!request)
     return fail(InputError, request.takeError());
   request->parametric = parametric;

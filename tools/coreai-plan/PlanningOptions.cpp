@@ -2,6 +2,7 @@
 #include "PlanningOptions.h"
 #include "Progress.h"
 
+#include "coreai-plan/Bundle/Fit.h"
 #include "coreai-plan/Options.h"
 
 #include "llvm/Support/Process.h"
@@ -11,7 +12,25 @@ namespace coreai::cli {
 
 namespace cl = llvm::cl;
 
-PlanningOptions::PlanningOptions(cl::SubCommand &command)
+PlanningFlags::PlanningFlags(cl::SubCommand &command, OptionDefaults defaults) {
+  bool targetDecides = defaults == OptionDefaults::Target;
+#define COREAI_PLANNING_OPTION(MEMBER, NAME, TYPE, DEFAULT, FLAG, HELP,        \
+                               CL_MODIFIER, TARGET_DECIDES)                    \
+  if (!(targetDecides && TARGET_DECIDES))                                      \
+    flags.push_back(std::make_unique<cl::opt<TYPE, true>>(                     \
+        FLAG, cl::desc(HELP), cl::location(chosen.MEMBER), cl::sub(command),   \
+        CL_MODIFIER));
+#include "coreai-plan/Passes/PlanningOptions.inc"
+  if (!targetDecides)
+    return;
+#define COREAI_REUSE_OFF_SWITCH(NAME, FLAG, HELP)                              \
+  flags.push_back(std::make_unique<cl::opt<bool, true>>(                       \
+      FLAG, cl::desc(HELP), cl::location(reuse.NAME), cl::sub(command)));
+#include "coreai-plan/Passes/PlanningOptions.inc"
+}
+
+PlanningOptions::PlanningOptions(cl::SubCommand &command,
+                                 llvm::StringRef chunksHelp)
     : inputs(cl::Positional, cl::OneOrMore,
              cl::desc("<MODEL.mlir>... (the graphs of one bundle)"),
              cl::sub(command)),
@@ -29,45 +48,20 @@ PlanningOptions::PlanningOptions(cl::SubCommand &command)
                   cl::desc("SYMBOL=S: the symbol that is the chunk size; "
                            "SYMBOL=INTEGER: a fixed value (repeatable)"),
                   cl::value_desc("SYMBOL=S"), cl::sub(command)),
-      algorithm("algorithm", cl::desc("Packing algorithm (docs/SOLVERS.md)"),
-                cl::init(Algorithm::Best), algorithmValues(), cl::sub(command)),
-      // A cap, not a target: the searches on the shared graphs prove their
-      // heaps in well under a second, and a plan cut short by a loaded
-      // machine would differ from one that was not.
-      timeLimitMs("time-limit-ms",
-                  cl::desc("Cap on the search per entry and chunk size "
-                           "(ms; it stops earlier once the heap is proven "
-                           "minimal)"),
-                  cl::init(defaultTimeLimitMs), cl::sub(command)),
-      // Reuse techniques are on where the target allows them; each can be
-      // switched off to compare or to work around a runtime.
-      noInPlace("no-in-place",
-                cl::desc("Give every result its own buffer even where the "
-                         "target runs the op in place"),
-                cl::sub(command)),
-      noOutputPlacement(
-          "no-output-placement",
-          cl::desc("Keep chains that end in a returned value in the heap"),
-          cl::sub(command)),
-      noStatePlacement(
-          "no-state-placement",
-          cl::desc("Do not write state updates into the state's own storage"),
-          cl::sub(command)),
-      noReorder("no-reorder", cl::desc("Keep the exported op order"),
-                cl::sub(command)),
-      noBorrowOutputs(
-          "no-borrow-outputs",
-          cl::desc("Keep every intermediate in the heap even where the "
-                   "target lets the plan use outputs' storage before their "
-                   "values are written"),
-          cl::sub(command)) {}
+      chunksOption("chunks", cl::desc(chunksHelp),
+                   cl::value_desc("S,S,...|A..B"), cl::init("1,16,32,64"),
+                   cl::sub(command)),
+      planning(command, OptionDefaults::Target) {}
 
-llvm::Expected<PlanRequest>
-PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
+llvm::Expected<PlanRequest> PlanningOptions::request(bool &chunksRange) const {
+  llvm::Expected<ChunkChoice> chunks = parseChunkChoice(chunksOption);
+  if (!chunks)
+    return chunks.takeError();
+  chunksRange = chunks->range;
   PlanRequest request;
   request.inputs.assign(inputs.begin(), inputs.end());
-  request.chunks = std::move(chunks);
-  request.chunksGiven = chunksGiven;
+  request.chunks = std::move(chunks->chunks);
+  request.chunksGiven = chunksOption.getNumOccurrences() > 0;
   request.entries.assign(entryNames.begin(), entryNames.end());
   std::vector<std::string> binds(bindOptions.begin(), bindOptions.end());
   llvm::Expected<Bindings> bindings = parseBindings(binds);
@@ -79,10 +73,8 @@ PlanningOptions::request(std::vector<int64_t> chunks, bool chunksGiven) const {
   if (!target)
     return target.takeError();
   request.target = std::move(*target);
-  ReuseSwitches reuse{noInPlace, noOutputPlacement, noStatePlacement,
-                      noReorder, noBorrowOutputs};
   request.options =
-      planOptionsFor(request.target, reuse, {algorithm, timeLimitMs, {}});
+      planOptionsFor(request.target, planning.reuse, planning.chosen.solve);
   if (llvm::Error error = checkPlanOptions(request.options))
     return error;
   return request;

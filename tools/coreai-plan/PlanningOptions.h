@@ -1,7 +1,9 @@
 //===- PlanningOptions.h - Options of the planning subcommands --*- C++ -*-===//
 //
-// `plan` and `fit` take the same graphs, target, entry points, bindings,
-// solver and reuse switches, and the same output habits (--quiet, --json,
+// The planning options (PlanningOptions.td) as flags: `buffers` takes each
+// under its pass name; `plan` and `fit` take those no target decides and
+// the switches that turn the target's reuse off, and the same graphs,
+// target, entry points, bindings and output habits (--quiet, --json,
 // progress). Each subcommand instantiates these structs after its
 // llvm::cl::SubCommand in its own file, which registers the options there
 // (options must not be registered before their subcommand is constructed,
@@ -19,29 +21,47 @@
 #include "llvm/Support/CommandLine.h"
 
 #include <memory>
+#include <vector>
 
 namespace coreai::cli {
 
+/// Whether a subcommand plans for a target, which then decides some of the
+/// options (PlanningOptions.td).
+enum class OptionDefaults { Own, Target };
+
+/// The planning options as flags of one subcommand, stored into `chosen`
+/// and `reuse` (not copyable: the flags point into them).
+class PlanningFlags {
+public:
+  /// `Own`: every option is a flag (`buffers`). `Target`: the options no
+  /// target decides are flags, and the switches of `reuse`.
+  PlanningFlags(llvm::cl::SubCommand &command, OptionDefaults defaults);
+  PlanningFlags(const PlanningFlags &) = delete;
+  PlanningFlags &operator=(const PlanningFlags &) = delete;
+
+  FunctionPlanOptions chosen;
+  ReuseSwitches reuse;
+
+private:
+  std::vector<std::unique_ptr<llvm::cl::Option>> flags;
+};
+
 struct PlanningOptions {
-  explicit PlanningOptions(llvm::cl::SubCommand &command);
+  /// `chunksHelp`: what --chunks means to the subcommand.
+  PlanningOptions(llvm::cl::SubCommand &command, llvm::StringRef chunksHelp);
 
   llvm::cl::list<std::string> inputs;
   llvm::cl::opt<std::string> targetName;
   llvm::cl::opt<std::string> targetsDir;
   llvm::cl::list<std::string> entryNames;
   llvm::cl::list<std::string> bindOptions;
-  llvm::cl::opt<Algorithm> algorithm;
-  llvm::cl::opt<int64_t> timeLimitMs;
-  llvm::cl::opt<bool> noInPlace;
-  llvm::cl::opt<bool> noOutputPlacement;
-  llvm::cl::opt<bool> noStatePlacement;
-  llvm::cl::opt<bool> noReorder;
-  llvm::cl::opt<bool> noBorrowOutputs;
+  llvm::cl::opt<std::string> chunksOption;
+  PlanningFlags planning;
 
-  /// Builds the request and checks it (bindings, target, then the values
-  /// checkPlanOptions checks for every front end).
-  llvm::Expected<PlanRequest> request(std::vector<int64_t> chunks,
-                                      bool chunksGiven) const;
+  /// Builds the request and checks it (--chunks, bindings, target, then
+  /// the values checkPlanOptions checks for every front end); `chunksRange`
+  /// says whether --chunks was a range A..B.
+  llvm::Expected<PlanRequest> request(bool &chunksRange) const;
 };
 
 enum class ProgressMode { Auto, Always, Never };

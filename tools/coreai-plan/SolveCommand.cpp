@@ -1,25 +1,25 @@
 //===- SolveCommand.cpp - coreai-plan solve -------------------------------===//
 //
 // Packs a MiniMalloc CSV problem: minimises the heap, or with --capacity
-// looks for a packing that fits. The command itself is runSolveCsv, shared
-// with coreai-solve.
+// looks for a packing that fits. The command and its flags are shared
+// with coreai-solve (tools/common/SolveCsvFlags.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-
-#include "coreai-plan/SolveCsv.h"
+#include "SolveCsvFlags.h"
 
 namespace coreai::cli {
 
-llvm::cl::SubCommand solveCommand(
-    "solve", "Pack the buffers of a MiniMalloc CSV problem into one heap");
+int runSolve();
+Command
+    solveCommand("solve",
+                 "Pack the buffers of a MiniMalloc CSV problem into one heap",
+                 runSolve);
 
 namespace {
 SolveCsvFlags flags(solveCommand);
 } // namespace
 
-int runSolve() {
-  return reportSolveCsv(runSolveCsv(flags, llvm::outs()), "coreai-plan");
-}
+int runSolve() { return runSolveCsvCommand(flags, "coreai-plan"); }
 
 } // namespace coreai::cli

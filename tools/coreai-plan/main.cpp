@@ -10,6 +10,25 @@
 
 namespace coreai::cli {
 
+static std::vector<const Command *> &registeredCommands() {
+  static std::vector<const Command *> commands;
+  return commands;
+}
+
+Command::Command(llvm::StringRef name, llvm::StringRef description,
+                 int (*run)())
+    : llvm::cl::SubCommand(name, description), run(run) {
+  registeredCommands().push_back(this);
+}
+
+llvm::ArrayRef<const Command *> Command::all() { return registeredCommands(); }
+
+InputArgument::InputArgument(llvm::cl::SubCommand &command,
+                             llvm::StringRef what)
+    : llvm::cl::opt<std::string>(llvm::cl::Positional, llvm::cl::Required,
+                                 llvm::cl::desc(what), llvm::cl::sub(command)) {
+}
+
 int fail(ExitCode code, const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "coreai-plan") << message << "\n";
   return code;
@@ -57,16 +76,6 @@ int main(int argc, char **argv) {
     os << "coreai-plan " << coreai::versionDescription() << ", MLIR/LLVM "
        << LLVM_VERSION_STRING << "\n";
   });
-  const Command commands[] = {
-      {solveCommand, runSolve},
-      {buffersCommand, runBuffers},
-      {planCommand, runPlan},
-      {inspectCommand, runInspect},
-      {checkHeapCommand, runCheckHeap},
-      {explainCommand, runExplain},
-      {fitCommand, runFit},
-      {importCommand, runImport},
-  };
   // libLLVM registers hundreds of codegen options; users only need ours.
   for (auto &[name, option] :
        llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel()))
@@ -78,9 +87,9 @@ int main(int argc, char **argv) {
           "bundles\n\n  Run `coreai-plan <subcommand> --help` for details.\n",
           &llvm::errs()))
     return InputError;
-  for (const Command &command : commands)
-    if (command.subcommand)
-      return command.run();
+  for (const Command *command : Command::all())
+    if (*command)
+      return command->run();
   llvm::errs() << "coreai-plan: no subcommand given; see --help\n";
   return InputError;
 }

@@ -175,16 +175,16 @@ llvm::Expected<std::vector<int64_t>> parseChunkList(llvm::StringRef text);
 /// SYMBOL=S and SYMBOL=INTEGER items of --bind.
 llvm::Expected<Bindings> parseBindings(llvm::ArrayRef<std::string> items);
 
-/// The reuse switches every planning subcommand takes.
+/// The reuse a target would have that `plan` and `fit` can switch off
+/// (`--no-in-place`, ...; declared in PlanningOptions.td).
 struct ReuseSwitches {
-  bool noInPlace = false;
-  bool noOutputPlacement = false;
-  bool noStatePlacement = false;
-  bool noReorder = false;
-  bool noBorrowOutputs = false;
+#define COREAI_REUSE_OFF_SWITCH(NAME, FLAG, HELP) bool NAME = false;
+#include "coreai-plan/Passes/PlanningOptions.inc"
 };
-/// Liveness and solver options: reuse where the target allows it unless
-/// switched off; the target's heap limit as the plan's maximum.
+/// What the target decides (PlanningOptions.td): its alignment and heap
+/// limit, and reuse where it allows it unless switched off; the options no
+/// target decides are the solver's (the generator checks it), as `solve`
+/// says.
 FunctionPlanOptions planOptionsFor(const Target &target,
                                    const ReuseSwitches &reuse,
                                    const SolveOptions &solve);

@@ -3,60 +3,35 @@
 #define COREAI_PLAN_PASSES
 
 include "mlir/Pass/PassBase.td"
+include "coreai-plan/Passes/PlanningOptions.td"
 
 def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
   let summary = "Plan every function's intermediate tensors into one heap";
   let description = [{
     Computes the live range of every intermediate (see docs/LIVENESS.md),
-    packs them with the core solvers, verifies the plan, and annotates each
-    planned op with `coreai.offsets` / `coreai.sizes` and each function with
-    a `coreai.plan` summary.
+    packs them with the core solvers, verifies the plan, and annotates the
+    IR in the `coreai` dialect: each planned op with `coreai.placement`
+    (where each result lives: `#coreai.heap`, `#coreai.lent`,
+    `#coreai.output`, `#coreai.state` or `#coreai.none`) and each function
+    with its `#coreai.plan` summary.
+    Every function with a body is planned, private ones too, as
+    `coreai-plan buffers` does.
   }];
-  let options = [
-    Option<"algorithm", "algorithm", "::coreai::Algorithm",
-           "::coreai::Algorithm::Best", "Packing algorithm (docs/SOLVERS.md)",
-           "::coreai::algorithmValues()">,
-    Option<"alignment", "alignment", "int64_t", "::coreai::defaultAlignment",
-           "Offset alignment of every buffer in bytes (power of two)">,
-    Option<"inPlace", "in-place", "bool", "false",
-           "Let elementwise ops write into an operand that dies there">,
-    Option<"outputsInHeap", "outputs-in-heap", "bool", "false",
-           "Plan returned values in the heap too (live to the return)">,
-    Option<"inPlaceSoftmax", "in-place-softmax", "bool", "false",
-           "Let softmax write into its input when it dies there (the "
-           "target's kernels finish reading a row before writing it)">,
-    Option<"outputPlacement", "output-placement", "bool", "false",
-           "With in-place: an in-place chain ending in a returned value "
-           "lives in that output's storage">,
-    Option<"statePlacement", "state-placement", "bool", "false",
-           "A state update returned as its state's state_update writes into "
-           "the state argument's storage when the old value dies there">,
-    Option<"borrowOutputs", "borrow-outputs", "bool", "false",
-           "Buffers that die before an output's own value is written may "
-           "live in that output's storage (coreai.borrow)">,
-    Option<"reorder", "reorder", "bool", "false",
-           "Reorder ops (keeping data and effect order) when that lowers "
-           "the heap">,
-    Option<"maxHeap", "max-heap", "int64_t", "0",
-           "Fail when a function's heap exceeds N bytes (0: no limit)">,
-    Option<"timeLimitMs", "time-limit-ms", "int64_t",
-           "::coreai::defaultTimeLimitMs",
-           "Cap on the search per function (ms); it stops earlier once the "
-           "heap is proven minimal">,
-  ];
+  // Declared once, in PlanningOptions.td.
+  let options = PlanningPassOptions<CoreAIPlanningOptionList>.options;
 }
 
 def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
   let summary = "Replay every planned function on a shadow heap";
   let description = [{
     Reads each planned function's plan back from its annotations
-    (`coreai.plan`, `coreai.offsets`, `coreai.output`, `coreai.state`) and
+    (`#coreai.plan`, each result's `coreai.placement`) and
     runs its ops in order against a shadow of the heap, the arguments and
     the outputs that records which value last wrote each byte. Fails at the
     function naming the op, the value and the bytes when an op reads a value
     another has overwritten, reads bytes nothing wrote, or writes outside
     its storage or into a weight or input. Sizes come from the types, not
-    `coreai.sizes`; offsets must be aligned (to `alignment` too, the
+    the placements' `size`; offsets must be aligned (to `alignment` too, the
     target's); every intermediate needs exactly one place (heap offset,
     output or state) unless it is returned; the value in an output's or a
     state's storage must be the one returned there. With
@@ -85,13 +60,9 @@ def CoreAIReorder : Pass<"coreai-reorder", "mlir::func::FuncOp"> {
     reorder=true` instead compares planned heaps. Emits a remark with both
     bounds when it reorders.
   }];
-  let options = [
-    Option<"alignment", "alignment", "int64_t", "::coreai::defaultAlignment",
-           "Offset alignment the bound assumes (power of two)">,
-    Option<"inPlace", "in-place", "bool", "false",
-           "Count elementwise results written over a dying operand as "
-           "sharing its buffer">,
-  ];
+  // The liveness choices that change the bound (PlanningOptions.td).
+  let options = PlanningPassOptions<!filter(o, CoreAIPlanningOptionList,
+      !or(!eq(o.cppName, "alignment"), !eq(o.cppName, "inPlace")))>.options;
 }
 
 def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {

@@ -20,28 +20,12 @@
 
 namespace coreai {
 
+/// The choices of computeBuffers: each field, its default and its meaning
+/// are declared in PlanningOptions.td (the pass reference lists them);
+/// docs/LIVENESS.md has the rules.
 struct LivenessOptions {
-  /// Every buffer offset is a multiple of this (power of two).
-  int64_t alignment = defaultAlignment;
-  /// Elementwise ops may write into an operand's buffer that dies there.
-  bool inPlace = false;
-  /// Softmax (a row at a time: every element of a row is read before any
-  /// is written) may write into its input's buffer when it dies there.
-  bool inPlaceSoftmax = false;
-  /// Put returned values in the scratch heap too (some runtimes want it).
-  bool outputsInHeap = false;
-  /// A heap buffer whose in-place chain ends in a returned value lives in
-  /// that output's storage, which the runtime binds before the call.
-  bool outputPlacement = false;
-  /// A functional update of a `state` argument (index_put) whose old value
-  /// dies there and which is returned as that state's `state_update` writes
-  /// into the state's own storage.
-  bool statePlacement = false;
-  /// Buffers that die before an output's own value is written may live in
-  /// that output's storage (the runtime binds it before the call and reads
-  /// it after): each returned value that owns its output's bytes makes the
-  /// output a bin (Borrow.h).
-  bool borrowOutputs = false;
+#define COREAI_LIVENESS_FIELD(TYPE, NAME, DEFAULT) TYPE NAME = DEFAULT;
+#include "coreai-plan/Passes/PlanningOptions.inc"
 };
 
 /// The buffers of one function and, per buffer, the values that live in it:
@@ -72,15 +56,24 @@ struct FunctionBuffers {
 mlir::FailureOr<FunctionBuffers>
 computeBuffers(mlir::func::FuncOp func, const LivenessOptions &options);
 
+/// Every choice a user makes about how a function is planned: the one
+/// struct the pass options, the CLI's flags and the bundle planner's
+/// per-target defaults are mapped onto. The fields that are planning
+/// options, their defaults and help are declared once, in
+/// PlanningOptions.td.
 struct FunctionPlanOptions {
   LivenessOptions liveness;
-  SolveOptions solve;
-  /// Fail at the function's location when its heap exceeds this (0: none).
-  int64_t maxHeap = 0;
-  int64_t chunk = 0; ///< recorded in the PlannedEntry
-  /// Reorder the function's ops (a topological order of their data and
-  /// effect dependencies) when that lowers the heap.
-  bool reorder = false;
+  SolveOptions solve = [] {
+    SolveOptions solve;
+#define COREAI_SOLVE_FIELD(TYPE, NAME, DEFAULT) solve.NAME = DEFAULT;
+#include "coreai-plan/Passes/PlanningOptions.inc"
+    return solve;
+  }();
+#define COREAI_FUNCTION_FIELD(TYPE, NAME, DEFAULT) TYPE NAME = DEFAULT;
+#include "coreai-plan/Passes/PlanningOptions.inc"
+  /// The chunk size S, recorded in the PlannedEntry (not a choice: the
+  /// function's, see sequenceLengthOf).
+  int64_t chunk = 0;
 };
 
 /// The one check of option values a user typed (alignment, time limit,
@@ -124,6 +117,17 @@ mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
                                         FunctionBuffers buffers, Plan plan,
                                         BinAssignment binOf,
                                         const FunctionPlanOptions &options);
+
+/// The functions the coreai-plan-buffers pass and `coreai-plan buffers`
+/// plan: every one with a body, private ones too, in module order.
+std::vector<mlir::func::FuncOp> functionsWithBodies(mlir::ModuleOp module);
+
+/// planFunction with `options.chunk` set to the function's own chunk size
+/// (sequenceLengthOf): how the pass and `coreai-plan buffers` plan each
+/// function, so that both give the same plan and record the same S.
+mlir::FailureOr<PlannedEntry> planAtOwnChunk(mlir::func::FuncOp func,
+                                             FunctionPlanOptions options,
+                                             PlanFailure *why = nullptr);
 
 /// The chunk size S of a static function: its `coreai.seq_len`, else the
 /// second dim of its `input_ids` argument, else 0 (no sequence dimension).
