@@ -1,11 +1,15 @@
-// A graph that still writes into operands (ATen's in-place `*_` ops, `out=`
-// variants: torch.export emits them before run_decompositions()) is
-// refused at the op, with how to get a functional graph: a reorder could
-// move a reader across the write, and in-place reuse could place another
-// value over the written bytes. A write into a function input is named.
+// The coreai-plan-buffers pass plans functional graphs only: a graph that
+// still writes into operands (ATen's in-place `*_` ops, `out=` variants:
+// torch.export emits them before run_decompositions()) is refused at the
+// op, since a reorder could move a reader across the write and in-place
+// reuse could place another value over the written bytes. A write into a
+// function input is named. The CLI runs coreai-functionalize first
+// (functionalize/), which makes the first function functional and refuses
+// the write into a weight.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="in-place=true reorder=true" -split-input-file -verify-diagnostics %s
 // RUN: sh -c 'coreai-plan buffers %s; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=CLI
-// CLI: mutation.mlir:{{[0-9]+}}:8: error: 'torch.aten.add_' writes into its operand #0 (%0): only functional graphs are planned; functionalise the exported program first (`ep = ep.run_decompositions()`
+// CLI-NOT: intermediate
+// CLI: mutation.mlir:{{[0-9]+}}:8: error: writes in place into weight argument 'w': only a state argument (coreai.kind = "state") may be updated by a call
 // CLI: exit=1
 
 // The reader %1 of %0 must see %0 before the add_; a memory-aware order
