@@ -76,8 +76,8 @@ def read(path):
 
 
 def sequence_length(graph, function):
-    """S of a static function by the rule of sequenceLengthOf
-    (passes/PlanFunction.cpp): its coreai.seq_len, else its input_ids
+    """S of a static function by the rule of exportedChunkSize
+    (lib/Exporter/ChunkSize.cpp): its coreai.seq_len, else its input_ids
     width, else 0."""
     text = read(graph)
     m = re.search(rf"func\.func @{function}\((.*?)\)\s*->", text, re.S)

@@ -5,6 +5,7 @@
 #include "Printing.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
+#include "coreai-plan/Exporter/ChunkSize.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Borrow.h"
@@ -395,22 +396,26 @@ std::vector<func::FuncOp> functionsWithBodies(ModuleOp module) {
 FailureOr<PlannedEntry> planAtOwnChunk(func::FuncOp func,
                                        FunctionPlanOptions options,
                                        PlanFailure *why) {
-  options.chunk = sequenceLengthOf(func);
+  options.chunk = chunkSizeOf(func);
   return planFunction(func, options, why);
 }
 
-int64_t sequenceLengthOf(mlir::func::FuncOp func) {
-  if (auto seqLen = func->getAttrOfType<mlir::IntegerAttr>(attr::seqLen))
-    return seqLen.getInt();
+int64_t chunkSizeOf(mlir::func::FuncOp func) {
+  std::optional<int64_t> seqLen;
+  if (auto attr = func->getAttrOfType<mlir::IntegerAttr>(attr::seqLen))
+    seqLen = attr.getInt();
+  llvm::SmallVector<ExportedArgument> arguments;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto name = func.getArgAttrOfType<mlir::StringAttr>(i, attr::name);
+    ExportedArgument argument;
+    if (auto name = func.getArgAttrOfType<mlir::StringAttr>(i, attr::name))
+      argument.name = name.getValue();
     auto type =
         llvm::dyn_cast<mlir::RankedTensorType>(func.getArgumentTypes()[i]);
-    if (name && name.getValue() == "input_ids" && type &&
-        type.getRank() == 2 && type.hasStaticShape())
-      return type.getDimSize(1);
+    if (type && type.hasStaticShape())
+      argument.staticShape = type.getShape();
+    arguments.push_back(argument);
   }
-  return 0;
+  return exportedChunkSize(seqLen, arguments);
 }
 
 } // namespace coreai

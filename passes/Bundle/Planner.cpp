@@ -194,7 +194,7 @@ makeJobs(mlir::ModuleOp module, llvm::ArrayRef<mlir::func::FuncOp> entries,
   std::vector<PlanJob> jobs;
   for (mlir::func::FuncOp func : entries) {
     if (!hasDynamicShapes(func)) {
-      int64_t chunk = sequenceLengthOf(func);
+      int64_t chunk = chunkSizeOf(func);
       bool listed = request.parametric
                         ? chunk >= request.chunks.front() &&
                               chunk <= request.chunks.back()

@@ -72,7 +72,7 @@ struct FunctionPlanOptions {
 #define COREAI_FUNCTION_FIELD(TYPE, NAME, DEFAULT) TYPE NAME = DEFAULT;
 #include "coreai-plan/Passes/PlanningOptions.inc"
   /// The chunk size S, recorded in the PlannedEntry (not a choice: the
-  /// function's, see sequenceLengthOf).
+  /// function's, see chunkSizeOf).
   int64_t chunk = 0;
 };
 
@@ -123,15 +123,15 @@ mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
 std::vector<mlir::func::FuncOp> functionsWithBodies(mlir::ModuleOp module);
 
 /// planFunction with `options.chunk` set to the function's own chunk size
-/// (sequenceLengthOf): how the pass and `coreai-plan buffers` plan each
+/// (chunkSizeOf): how the pass and `coreai-plan buffers` plan each
 /// function, so that both give the same plan and record the same S.
 mlir::FailureOr<PlannedEntry> planAtOwnChunk(mlir::func::FuncOp func,
                                              FunctionPlanOptions options,
                                              PlanFailure *why = nullptr);
 
-/// The chunk size S of a static function: its `coreai.seq_len`, else the
-/// second dim of its `input_ids` argument, else 0 (no sequence dimension).
-int64_t sequenceLengthOf(mlir::func::FuncOp func);
+/// The chunk size S a static function was exported at, by the exporter's
+/// conventions (exportedChunkSize in coreai-plan/Exporter/ChunkSize.h).
+int64_t chunkSizeOf(mlir::func::FuncOp func);
 
 } // namespace coreai
 

@@ -381,7 +381,8 @@ def symbols_of(module, seq_len):
 
 
 def sequence_length(function):
-    """coreai.seq_len, else dim 1 of a static `input_ids`, else 0 (as the planner)."""
+    """coreai.seq_len, else dim 1 of a static `input_ids`, else 0: the exporter's convention, read
+    independently of the planner's exportedChunkSize (lib/Exporter/ChunkSize.cpp)."""
     if "coreai.seq_len" in function.attrs:
         return int(function.attrs["coreai.seq_len"])
     for argument in function.arguments:
