@@ -199,9 +199,9 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   // A heuristic that overflows the capacity has not found a packing.
   if (problem.capacity > 0 && plan.heap > problem.capacity)
     return result;
-  if (auto violation = verifyPlan(problem, plan)) {
-    result.internalError =
-        plan.algorithm + " produced an invalid plan: " + *violation;
+  if (llvm::Error violation = verifyPlan(problem, plan)) {
+    result.internalError = plan.algorithm + " produced an invalid plan: " +
+                           llvm::toString(std::move(violation));
     return result;
   }
   result.plan = std::move(plan);

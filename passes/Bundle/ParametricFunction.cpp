@@ -312,9 +312,10 @@ planParametricFunction(const PlanJob &job,
     return plan;
   };
   auto verified = [&](ParametricPlan plan) -> llvm::Expected<ParametricPlan> {
-    if (auto violation = verifyParametricPlan(plan))
+    if (llvm::Error violation = verifyParametricPlan(plan))
       return internal("the parametric plan of @" + name +
-                      " failed verification " + *violation);
+                      " failed verification " +
+                      llvm::toString(std::move(violation)));
     return plan;
   };
   // Whether the heap at S is more than the tolerance above what S can
@@ -470,10 +471,11 @@ planParametricFunction(const PlanJob &job,
       return at.takeError();
     auto [clone, functionBuffers] = std::move(*at);
     const ParametricPlan &plan = result.pieces[piece];
-    if (auto violation = verifyParametricAt(plan, s, functionBuffers.problem,
-                                            &functionBuffers.bins))
+    if (llvm::Error violation = verifyParametricAt(
+            plan, s, functionBuffers.problem, &functionBuffers.bins))
       return internal("the parametric plan of @" + name +
-                      " failed verification " + *violation);
+                      " failed verification " +
+                      llvm::toString(std::move(violation)));
     Plan instance;
     instance.offsets = plan.offsetsAt(s);
     instance.heap = plan.heapAt(s);

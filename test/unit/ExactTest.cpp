@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "../../lib/Solve/Solvers.h"
 
+#include "PlanChecks.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -78,7 +79,7 @@ void checkExactAt(const BufferProblem &problem, int64_t optimum,
   plan.offsets = *fits.offsets;
   plan.heap = heapOf(problem, plan.offsets);
   CHECK(plan.heap <= optimum);
-  CHECK_FALSE(verifyPlan(problem, plan));
+  CHECK(violationOf(verifyPlan(problem, plan)) == "");
   ExactResult tooSmall = searchWithinCapacity(problem, optimum - 1, options);
   CHECK_FALSE(tooSmall.offsets);
   CHECK(tooSmall.exhausted);
@@ -279,7 +280,7 @@ TEST_CASE("size weighted by lifetime: long-lived buffers ahead of slightly "
   Plan plan;
   plan.offsets = placeInOrder(problem, order, Fit::Lowest);
   plan.heap = heapOf(problem, plan.offsets);
-  CHECK_FALSE(verifyPlan(problem, plan));
+  CHECK(violationOf(verifyPlan(problem, plan)) == "");
 }
 
 TEST_CASE("greedy passes give up at their deadline", "[solve]") {
@@ -332,7 +333,7 @@ TEST_CASE("minimising brackets the optimum under any node budget",
       plan.offsets = std::move(result.offsets);
       plan.heap = heapOf(problem, plan.offsets);
       CHECK(plan.heap == result.heap);
-      CHECK_FALSE(verifyPlan(problem, plan));
+      CHECK(violationOf(verifyPlan(problem, plan)) == "");
       CHECK(result.heap >= optimum);
       CHECK(result.low <= optimum);
       CHECK(result.optimal == (result.low == result.heap));
@@ -374,7 +375,7 @@ TEST_CASE("minimising under a node budget is reproducible and improves",
     Plan plan;
     plan.offsets = first.offsets;
     plan.heap = first.heap;
-    CHECK_FALSE(verifyPlan(problem, plan));
+    CHECK(violationOf(verifyPlan(problem, plan)) == "");
   }
 }
 

@@ -1,6 +1,7 @@
 //===- ParametricTest.cpp - One plan for every S: construction and checks ===//
-#include "coreai-plan/Manifest.h"
 #include "coreai-plan/Parametric.h"
+#include "PlanChecks.h"
+#include "coreai-plan/Manifest.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -81,7 +82,7 @@ TEST_CASE("crossing sizes keep a max of two terms, valid at every S",
   Plan reference = solved(problemOf(buffers, 64));
   auto plan = buildParametricPlan(1, 64, buffers, reference.offsets);
   REQUIRE(bool(plan));
-  CHECK_FALSE(verifyParametricPlan(*plan));
+  CHECK(violationOf(verifyParametricPlan(*plan)) == "");
   // `b` sits on both `a` and `d`: a + 0 (4096) wins below S=32, d's end
   // (256*S) above it, so neither term can be pruned.
   CHECK(plan->buffers[2].below == std::vector<uint32_t>{0, 3});
@@ -101,13 +102,13 @@ TEST_CASE("the offsets of one S do not serve another, the expressions do",
     BufferProblem problem = problemOf(buffers, s);
     Plan fixed = atOne;
     fixed.heap = heapOf(problem, fixed.offsets);
-    fixedFailsSomewhere |= verifyPlan(problem, fixed).has_value();
+    fixedFailsSomewhere |= llvm::errorToBool(verifyPlan(problem, fixed));
   }
   CHECK(fixedFailsSomewhere);
 
   auto plan = buildParametricPlan(1, 64, buffers, atOne.offsets);
   REQUIRE(bool(plan));
-  CHECK_FALSE(verifyParametricPlan(*plan));
+  CHECK(violationOf(verifyParametricPlan(*plan)) == "");
   CHECK(plan->heapAt(1) <= atOne.heap);
 }
 
@@ -119,26 +120,25 @@ TEST_CASE("a pruned term that was needed is caught by the verifier",
   REQUIRE(bool(plan));
   ParametricPlan broken = *plan;
   broken.buffers[2].below = {0}; // drop d's term: overlaps above S=32
-  auto violation = verifyParametricPlan(broken);
-  REQUIRE(violation);
-  CHECK(violation->find("at S=") != std::string::npos);
+  std::string violation = violationOf(verifyParametricPlan(broken));
+  REQUIRE(violation != "");
+  CHECK(violation.find("at S=") != std::string::npos);
 
   broken = *plan;
   broken.heapTerms = {0};
-  CHECK(verifyParametricPlan(broken));
+  CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
   broken = *plan;
   std::swap(broken.order.front(), broken.order.back());
-  CHECK(verifyParametricPlan(broken));
+  CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
   // The graph's own sizes at S must be those of the expressions.
   BufferProblem other = plan->problemAt(10);
   other.buffers[1].size += 64;
-  auto mismatch = verifyParametricAt(*plan, 10, other);
-  REQUIRE(mismatch);
-  CHECK(mismatch->find("its expression 128*S gives 1280") !=
-        std::string::npos);
-  CHECK(verifyParametricAt(*plan, 65, plan->problemAt(64)));
+  std::string mismatch = violationOf(verifyParametricAt(*plan, 10, other));
+  REQUIRE(mismatch != "");
+  CHECK(mismatch.find("its expression 128*S gives 1280") != std::string::npos);
+  CHECK(violationOf(verifyParametricAt(*plan, 65, plan->problemAt(64))) != "");
 }
 
 TEST_CASE("random parametric plans verify at every S", "[parametric]") {
@@ -167,7 +167,7 @@ TEST_CASE("random parametric plans verify at every S", "[parametric]") {
     auto plan = buildParametricPlan(lo, hi, buffers, reference.offsets);
     REQUIRE(bool(plan));
     INFO("round " << round << ", reference at S=" << at);
-    CHECK_FALSE(verifyParametricPlan(*plan));
+    CHECK(violationOf(verifyParametricPlan(*plan)) == "");
     CHECK(plan->heapAt(at) <= reference.heap);
   }
 }
@@ -186,9 +186,9 @@ TEST_CASE("sizes negative inside the range are refused", "[parametric]") {
   forged.buffers = buffers;
   forged.order = {0};
   forged.heapTerms = {0};
-  auto violation = verifyParametricPlan(forged);
-  REQUIRE(violation);
-  CHECK(violation->find("size out of range at S=7") != std::string::npos);
+  std::string violation = violationOf(verifyParametricPlan(forged));
+  REQUIRE(violation != "");
+  CHECK(violation.find("size out of range at S=7") != std::string::npos);
 }
 
 TEST_CASE("largest fitting S is read off the heap expression",
@@ -238,7 +238,7 @@ TEST_CASE("a manifest's parametric section round-trips and is checked",
     auto at23 = instantiate(*read, read->parametric[0], 23);
     REQUIRE(at23);
     CHECK(at23->plan.offsets == plan->offsetsAt(23));
-    CHECK_FALSE(verifyPlan(at23->problem, at23->plan));
+    CHECK(violationOf(verifyPlan(at23->problem, at23->plan)) == "");
     CHECK_FALSE(instantiate(*read, read->parametric[0], 65));
   }
 

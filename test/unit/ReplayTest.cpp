@@ -1,5 +1,6 @@
 //===- ReplayTest.cpp - The shadow-heap replay catches clobbered reads ----===//
 #include "coreai-plan/Replay.h"
+#include "PlanChecks.h"
 
 #include <catch2/catch.hpp>
 
@@ -46,10 +47,7 @@ struct Builder {
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
                              std::move(writes), {}, {}});
   }
-  std::string error() const {
-    auto error = replay(program);
-    return error ? *error : std::string();
-  }
+  std::string error() const { return coreai::violationOf(replay(program)); }
 };
 
 } // namespace

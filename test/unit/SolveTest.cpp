@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Solve.h"
+#include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>
@@ -37,7 +38,7 @@ void checkPlan(const BufferProblem &problem, const SolveResult &result,
   INFO("algorithm " << algorithmName(algorithm).str());
   REQUIRE(result.internalError.empty());
   REQUIRE(result.plan);
-  CHECK_FALSE(verifyPlan(problem, *result.plan));
+  CHECK(violationOf(verifyPlan(problem, *result.plan)) == "");
   // lowerBound() pads every size, yet the topmost buffer needs no padding:
   // with alignments the certain bound is the unpadded peak.
   BufferProblem unpadded = problem;
@@ -150,7 +151,7 @@ TEST_CASE("best with a capacity: found, not found, proven infeasible",
   SolveResult fits = solve(problem, {Algorithm::Best, 1000});
   REQUIRE(fits.plan);
   CHECK(fits.plan->heap <= 12);
-  CHECK_FALSE(verifyPlan(problem, *fits.plan));
+  CHECK(violationOf(verifyPlan(problem, *fits.plan)) == "");
 
   problem.capacity = 11; // below the lower bound
   SolveResult tooSmall = solve(problem, {Algorithm::Best, 1000});
