@@ -1,4 +1,5 @@
 //===- ParametricBorrowTest.cpp - Parametric plans in outputs' storage ----===//
+#include "ParametricTesting.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Borrow.h"
 #include "coreai-plan/Manifest.h"
@@ -9,10 +10,6 @@
 using namespace coreai;
 
 namespace {
-
-SizeExpr expr(std::vector<int64_t> coefficients) {
-  return SizeExpr{std::move(coefficients)};
-}
 
 /// Output 3 (256*S bytes, written at op 6) lends its storage. `x` and `z`
 /// are borrowed there and live together; `y` is in the heap, live with
@@ -138,11 +135,7 @@ TEST_CASE("a manifest carries each buffer's region and the outputs' sizes",
   auto plan = buildParametricPlan(1, 64, lent(), {0, 0, 8192, 4096},
                                   outputThree());
   REQUIRE(bool(plan));
-  Manifest m;
-  m.toolVersion = "coreai-plan test";
-  m.target = {"h18p", 64, 0};
-  m.inputs = {{"g.mlir", sha256Hex("g")}};
-  m.parametric = {{"main", 0, "s0", 64, *plan}};
+  Manifest m = parametricManifest(*plan, "h18p");
   m.bundleHeap = bundleHeapOf(m);
   for (bool binary : {true, false}) {
     auto read = readManifest(binary ? writeManifestBinary(m)

@@ -1,5 +1,6 @@
 //===- ParametricTest.cpp - One plan for every S: construction and checks ===//
 #include "coreai-plan/Parametric.h"
+#include "ParametricTesting.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Solve.h"
@@ -12,10 +13,6 @@
 using namespace coreai;
 
 namespace {
-
-SizeExpr expr(std::vector<int64_t> coefficients) {
-  return SizeExpr{std::move(coefficients)};
-}
 
 std::vector<int64_t> sample(const SizeExpr &e, int64_t lo, int64_t hi) {
   std::vector<int64_t> sizes;
@@ -46,6 +43,15 @@ Plan solved(const BufferProblem &problem) {
   SolveResult result = solve(problem, options);
   REQUIRE(result.plan);
   return *result.plan;
+}
+
+/// The crossing buffers' plan for S in [1, 64], referenced at 64.
+ParametricPlan crossingPlan() {
+  std::vector<ParametricBuffer> buffers = crossing();
+  auto plan = buildParametricPlan(1, 64, buffers,
+                                  solved(problemOf(buffers, 64)).offsets);
+  REQUIRE(bool(plan));
+  return std::move(*plan);
 }
 
 } // namespace
@@ -114,31 +120,28 @@ TEST_CASE("the offsets of one S do not serve another, the expressions do",
 
 TEST_CASE("a pruned term that was needed is caught by the verifier",
           "[parametric]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  ParametricPlan broken = *plan;
+  ParametricPlan plan = crossingPlan();
+  ParametricPlan broken = plan;
   broken.buffers[2].below = {0}; // drop d's term: overlaps above S=32
   std::string violation = violationOf(verifyParametricPlan(broken));
   REQUIRE(violation != "");
   CHECK(violation.find("at S=") != std::string::npos);
 
-  broken = *plan;
+  broken = plan;
   broken.heapTerms = {0};
   CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
-  broken = *plan;
+  broken = plan;
   std::swap(broken.order.front(), broken.order.back());
   CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
   // The graph's own sizes at S must be those of the expressions.
-  BufferProblem other = plan->problemAt(10);
+  BufferProblem other = plan.problemAt(10);
   other.buffers[1].size += 64;
-  std::string mismatch = violationOf(verifyParametricAt(*plan, 10, other));
+  std::string mismatch = violationOf(verifyParametricAt(plan, 10, other));
   REQUIRE(mismatch != "");
   CHECK(mismatch.find("its expression 128*S gives 1280") != std::string::npos);
-  CHECK(violationOf(verifyParametricAt(*plan, 65, plan->problemAt(64))) != "");
+  CHECK(violationOf(verifyParametricAt(plan, 65, plan.problemAt(64))) != "");
 }
 
 TEST_CASE("random parametric plans verify at every S", "[parametric]") {
@@ -193,35 +196,25 @@ TEST_CASE("sizes negative inside the range are refused", "[parametric]") {
 
 TEST_CASE("largest fitting S is read off the heap expression",
           "[parametric]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  int64_t at40 = plan->heapAt(40);
-  CHECK(plan->largestFitting(at40) >= 40);
-  CHECK(plan->heapAt(*plan->largestFitting(at40)) <= at40);
-  CHECK_FALSE(plan->largestFitting(plan->heapAt(1) - 1));
+  ParametricPlan plan = crossingPlan();
+  int64_t at40 = plan.heapAt(40);
+  CHECK(plan.largestFitting(at40) >= 40);
+  CHECK(plan.heapAt(*plan.largestFitting(at40)) <= at40);
+  CHECK_FALSE(plan.largestFitting(plan.heapAt(1) - 1));
 }
 
 TEST_CASE("a manifest's parametric section round-trips and is checked",
           "[parametric][manifest]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  Manifest m;
-  m.toolVersion = "coreai-plan test";
-  m.target = {"generic", 64, 0};
-  m.inputs = {{"g.mlir", sha256Hex("g")}};
-  m.parametric = {{"main", 0, "s0", 64, *plan}};
+  ParametricPlan plan = crossingPlan();
+  Manifest m = parametricManifest(plan, "generic");
   PlannedEntry top;
   top.entry = "main";
   top.chunk = 64;
   top.alignment = 64;
-  top.problem = plan->problemAt(64);
-  top.plan.offsets = plan->offsetsAt(64);
-  top.plan.heap = plan->heapAt(64);
-  top.origins.resize(buffers.size());
+  top.problem = plan.problemAt(64);
+  top.plan.offsets = plan.offsetsAt(64);
+  top.plan.heap = plan.heapAt(64);
+  top.origins.resize(plan.buffers.size());
   m.entries = {{top, 0, "main__s64", "g.planned.mlir"}};
   m.bundleHeap = bundleHeapOf(m);
 
@@ -232,12 +225,12 @@ TEST_CASE("a manifest's parametric section round-trips and is checked",
     REQUIRE(bool(read));
     REQUIRE(read->parametric.size() == 1);
     const ParametricPlan &back = read->parametric[0].plan;
-    CHECK(back.buffers[2].below == plan->buffers[2].below);
+    CHECK(back.buffers[2].below == plan.buffers[2].below);
     for (int64_t s = 1; s <= 64; ++s)
-      CHECK(back.heapAt(s) == plan->heapAt(s));
+      CHECK(back.heapAt(s) == plan.heapAt(s));
     auto at23 = instantiate(*read, read->parametric[0], 23);
     REQUIRE(at23);
-    CHECK(at23->plan.offsets == plan->offsetsAt(23));
+    CHECK(at23->plan.offsets == plan.offsetsAt(23));
     CHECK(violationOf(verifyPlan(at23->problem, at23->plan)) == "");
     CHECK_FALSE(instantiate(*read, read->parametric[0], 65));
   }

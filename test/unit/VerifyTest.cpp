@@ -1,6 +1,7 @@
 //===- VerifyTest.cpp - The verifier rejects planted faults ---------------===//
 #include "coreai-plan/Verify.h"
 #include "PlanChecks.h"
+#include "RandomTrace.h"
 #include "coreai-plan/Solve.h"
 
 #include <catch2/catch.hpp>
@@ -15,13 +16,6 @@ BufferProblem twoBuffers() {
   BufferProblem problem;
   problem.buffers = {{"a", 0, 10, 8, 4}, {"b", 5, 15, 8, 4}};
   return problem;
-}
-
-Plan planOf(std::vector<int64_t> offsets, int64_t heap) {
-  Plan plan;
-  plan.offsets = std::move(offsets);
-  plan.heap = heap;
-  return plan;
 }
 
 std::string errorOf(const BufferProblem &problem, const Plan &plan) {
@@ -59,13 +53,7 @@ TEST_CASE("every planted overlap in a solver's plan is caught",
           "[verify][property]") {
   std::mt19937_64 rng(1234);
   for (int round = 0; round < 40; ++round) {
-    BufferProblem problem;
-    for (int i = 0; i < 30; ++i) {
-      int64_t start = int64_t(rng() % 50);
-      problem.buffers.push_back({"b" + std::to_string(i), start,
-                                 start + 1 + int64_t(rng() % 20),
-                                 1 + int64_t(rng() % 64)});
-    }
+    BufferProblem problem = test::randomIntervals(rng, 30, 50, 20, 64, 1, "b");
     SolveResult result = solve(problem, {Algorithm::GreedyBySize, 0});
     REQUIRE(result.plan);
     REQUIRE(violationOf(verifyPlan(problem, *result.plan)) == "");
