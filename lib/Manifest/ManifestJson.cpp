@@ -216,6 +216,16 @@ static const json::Array *arrayMember(const json::Value &value,
   return array;
 }
 
+/// The input index of an entry or a parametric plan, then its buffers;
+/// nullptr (reported) where either is wrong.
+static const json::Array *inputAndBuffers(const json::Value &value,
+                                          int64_t input, uint32_t &index,
+                                          json::Path path) {
+  if (!toInputIndex(input, index, path))
+    return nullptr;
+  return arrayMember(value, "buffers", path);
+}
+
 static bool readEntry(const json::Value &value, ManifestEntry &entry,
                       std::vector<detail::RecordedRegion> &regions,
                       json::Path path) {
@@ -231,9 +241,7 @@ static bool readEntry(const json::Value &value, ManifestEntry &entry,
         o.map("optimal", e.plan.optimal) && o.map("solver", e.plan.algorithm) &&
         o.map("in_place_saved_bytes", e.inPlaceSavedBytes)))
     return false;
-  if (!toInputIndex(input, entry.input, path))
-    return false;
-  const json::Array *buffers = arrayMember(value, "buffers", path);
+  const json::Array *buffers = inputAndBuffers(value, input, entry.input, path);
   if (!buffers)
     return false;
   for (size_t i = 0; i < buffers->size(); ++i)
@@ -291,9 +299,7 @@ static bool readParametric(const json::Value &value, ManifestParametric &p,
         o.map("heap_terms", p.plan.heapTerms) &&
         o.map("borrowed_outputs", p.plan.bins)))
     return false;
-  if (!toInputIndex(input, p.input, path))
-    return false;
-  const json::Array *buffers = arrayMember(value, "buffers", path);
+  const json::Array *buffers = inputAndBuffers(value, input, p.input, path);
   if (!buffers)
     return false;
   p.plan.buffers.resize(buffers->size());

@@ -115,6 +115,19 @@ void checkExactAt(const BufferProblem &problem, int64_t optimum,
   CHECK(tooSmall.exhausted);
 }
 
+/// checkExactAt on tiny instances from `seed` with `options(k)` for each
+/// technique k (`how`: what it does to k, for the messages).
+void checkEachTechnique(uint64_t seed, ExactOptions (*options)(int),
+                        const char *how) {
+  forTinyInstances(
+      seed, 60, [&](const BufferProblem &problem, int64_t optimum, int round) {
+        for (int k = 0; k < 5; ++k) {
+          INFO("round " << round << ", technique " << k << " " << how);
+          checkExactAt(problem, optimum, options(k));
+        }
+      });
+}
+
 } // namespace
 
 TEST_CASE("exact search equals brute force on tiny instances",
@@ -133,13 +146,7 @@ TEST_CASE("exact search equals brute force on tiny instances",
 }
 
 TEST_CASE("each exact technique is sound on its own", "[exact][property]") {
-  forTinyInstances(
-      4242, 60, [](const BufferProblem &problem, int64_t optimum, int round) {
-        for (int off = 0; off < 5; ++off) {
-          INFO("round " << round << ", technique " << off << " off");
-          checkExactAt(problem, optimum, allBut(off));
-        }
-      });
+  checkEachTechnique(4242, allBut, "off");
 }
 
 TEST_CASE("best minimises to the brute-force optimum and proves it",
@@ -209,13 +216,7 @@ int64_t nodesToExhaust(int off, uint64_t seed, bool twoComponents) {
 } // namespace
 
 TEST_CASE("each exact technique alone is sound", "[exact][property]") {
-  forTinyInstances(
-      777, 60, [](const BufferProblem &problem, int64_t optimum, int round) {
-        for (int on = 0; on < 5; ++on) {
-          INFO("round " << round << ", only technique " << on << " on");
-          checkExactAt(problem, optimum, only(on));
-        }
-      });
+  checkEachTechnique(777, only, "alone");
 }
 
 TEST_CASE("each exact technique prunes", "[exact]") {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 using namespace coreai;
+using Policy = AllocationPolicy;
 
 namespace {
 /// a [0,2) 100, b [1,3) 50, c [2,4) 100, d [3,5) 10; planned heap 150:
@@ -29,12 +30,10 @@ PlannedEntry makeEntry() {
 
 TEST_CASE("planned allocations fit exactly the plan's heap", "[runtime-heap]") {
   PlannedEntry e = makeEntry();
-  RuntimeHeapResult fits =
-      simulateRuntimeHeap(e, AllocationPolicy::Planned, 150);
+  RuntimeHeapResult fits = simulateRuntimeHeap(e, Policy::Planned, 150);
   CHECK_FALSE(fits.overflow);
   CHECK(fits.heapUsed == 150);
-  RuntimeHeapResult tight =
-      simulateRuntimeHeap(e, AllocationPolicy::Planned, 149);
+  RuntimeHeapResult tight = simulateRuntimeHeap(e, Policy::Planned, 149);
   REQUIRE(tight.overflow);
   CHECK(e.problem.buffers[tight.overflow->buffer].id == "b");
   CHECK(describeOverflow(*tight.overflow, 149) ==
@@ -43,8 +42,7 @@ TEST_CASE("planned allocations fit exactly the plan's heap", "[runtime-heap]") {
 }
 
 TEST_CASE("naive allocations never reuse", "[runtime-heap]") {
-  RuntimeHeapResult r =
-      simulateRuntimeHeap(makeEntry(), AllocationPolicy::Naive, 200);
+  RuntimeHeapResult r = simulateRuntimeHeap(makeEntry(), Policy::Naive, 200);
   CHECK(r.heapUsed == 260);
   REQUIRE(r.overflow);
   CHECK(r.overflow->offset == 150);
@@ -54,14 +52,13 @@ TEST_CASE("naive allocations never reuse", "[runtime-heap]") {
 TEST_CASE("first-fit allocations reuse freed holes", "[runtime-heap]") {
   PlannedEntry e = makeEntry();
   // a freed at 2, so c takes offset 0; d at 3 after b frees at 3 → 100.
-  RuntimeHeapResult r =
-      simulateRuntimeHeap(e, AllocationPolicy::FirstFit, 1000);
+  RuntimeHeapResult r = simulateRuntimeHeap(e, Policy::FirstFit, 1000);
   CHECK_FALSE(r.overflow);
   CHECK(r.heapUsed == 150);
   // Alignment pushes later blocks up.
   for (Buffer &b : e.problem.buffers)
     b.alignment = 64;
-  r = simulateRuntimeHeap(e, AllocationPolicy::FirstFit, 150);
+  r = simulateRuntimeHeap(e, Policy::FirstFit, 150);
   CHECK(r.heapUsed == 178);
   REQUIRE(r.overflow);
   CHECK(r.overflow->offset == 128);
@@ -69,8 +66,7 @@ TEST_CASE("first-fit allocations reuse freed holes", "[runtime-heap]") {
 
 TEST_CASE("allocation policy names round trip", "[runtime-heap]") {
   for (AllocationPolicy mode :
-       {AllocationPolicy::Planned, AllocationPolicy::Naive,
-        AllocationPolicy::FirstFit})
+       {Policy::Planned, Policy::Naive, Policy::FirstFit})
     CHECK(parseAllocationPolicy(allocationPolicyName(mode)) == mode);
   CHECK_FALSE(parseAllocationPolicy("lifo"));
 }
