@@ -17,10 +17,10 @@ set(COREAI_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/CoreAIPlan)
 set(COREAI_TOOLS coreai-plan coreai-plan-opt coreai-solve)
 
 # The tools read the installed targets/ relative to where they run
-# (lib/Manifest/Target.cpp, defaultTargetsDir).
+# (lib/Target/Target.cpp, defaultTargetsDir).
 file(RELATIVE_PATH COREAI_INSTALLED_TARGETS_DIR /${CMAKE_INSTALL_BINDIR}
   /${COREAI_INSTALL_DATADIR}/targets)
-target_compile_definitions(CoreAIPlanManifest PRIVATE
+target_compile_definitions(CoreAIPlanTarget PRIVATE
   COREAI_INSTALLED_TARGETS_DIR="${COREAI_INSTALLED_TARGETS_DIR}")
 
 # libMLIR.so lives in LLVM's private directory (/usr/lib/llvm-22/lib), not

@@ -42,7 +42,7 @@ inline void checkPlansOf(mlir::ModuleOp module) {
     auto planned = planFunction(func, options);
     if (mlir::failed(planned))
       continue;
-    check(!verifyPlan(planned->problem, planned->plan) &&
+    check(!llvm::errorToBool(verifyPlan(planned->problem, planned->plan)) &&
               planned->plan.heap >= lowerBound(planned->problem),
           "an unsound plan");
   }

@@ -159,9 +159,10 @@ BorrowResult solveWithBorrowing(const BufferProblem &problem,
     if (result.plan->optimal)
       break;
   }
-  if (std::optional<std::string> violation =
+  if (llvm::Error violation =
           verifyBorrowedPlan(problem, bins, result.binOf, *result.plan)) {
-    result.internalError = "borrowed plan failed verification: " + *violation;
+    result.internalError = "borrowed plan failed verification: " +
+                           llvm::toString(std::move(violation));
     result.plan.reset();
   }
   return result;

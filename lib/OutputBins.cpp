@@ -48,16 +48,14 @@ int64_t borrowingLowerBound(const BufferProblem &problem,
   return peak;
 }
 
-std::optional<std::string> verifyBorrowedPlan(const BufferProblem &problem,
-                                              const std::vector<OutputBin> &bins,
-                                              const BinAssignment &binOf,
-                                              const Plan &plan) {
+llvm::Error verifyBorrowedPlan(const BufferProblem &problem,
+                               const std::vector<OutputBin> &bins,
+                               const BinAssignment &binOf, const Plan &plan) {
   size_t count = problem.buffers.size();
   if (plan.offsets.size() != count || binOf.size() != count)
-    return llvm::formatv("plan has {0} offsets and {1} regions for {2} "
-                         "buffers",
-                         plan.offsets.size(), binOf.size(), count)
-        .str();
+    return llvm::createStringError(
+        llvm::formatv("plan has {0} offsets and {1} regions for {2} buffers",
+                      plan.offsets.size(), binOf.size(), count));
   // Region -1 is the heap; k >= 0 is bin k.
   for (int64_t region = -1; region < int64_t(bins.size()); ++region) {
     BufferProblem part;
@@ -67,29 +65,31 @@ std::optional<std::string> verifyBorrowedPlan(const BufferProblem &problem,
       part.capacity = problem.capacity;
     for (size_t i = 0; i < count; ++i) {
       if (binOf[i] < -1 || binOf[i] >= int64_t(bins.size()))
-        return llvm::formatv("buffer '{0}' names region {1}, but there are "
-                             "{2} output bins",
-                             problem.buffers[i].id, binOf[i], bins.size())
-            .str();
+        return llvm::createStringError(
+            llvm::formatv("buffer '{0}' names region {1}, but there are {2} "
+                          "output bins",
+                          problem.buffers[i].id, binOf[i], bins.size()));
       if (binOf[i] != region)
         continue;
       const Buffer &b = problem.buffers[i];
       if (region >= 0 && b.size > 0 && b.end > bins[region].availableUntil)
-        return llvm::formatv("buffer '{0}' [{1}, {2}) is in output {3}, whose "
-                             "own value is written at {4}",
-                             b.id, b.start, b.end, bins[region].output,
-                             bins[region].availableUntil)
-            .str();
+        return llvm::createStringError(
+            llvm::formatv("buffer '{0}' [{1}, {2}) is in output {3}, whose "
+                          "own value is written at {4}",
+                          b.id, b.start, b.end, bins[region].output,
+                          bins[region].availableUntil));
       part.buffers.push_back(b);
       partPlan.offsets.push_back(plan.offsets[i]);
     }
-    if (std::optional<std::string> violation = verifyPlan(part, partPlan))
-      return region < 0 ? "heap: " + *violation
-                        : llvm::formatv("output {0}: {1}", bins[region].output,
-                                        *violation)
-                              .str();
+    if (llvm::Error violation = verifyPlan(part, partPlan)) {
+      std::string where =
+          region < 0 ? std::string("heap")
+                     : llvm::formatv("output {0}", bins[region].output).str();
+      return llvm::createStringError(where + ": " +
+                                     llvm::toString(std::move(violation)));
+    }
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 } // namespace coreai

@@ -28,7 +28,17 @@ Wide evaluate(const SizeExpr &expr, int64_t s) {
 }
 
 llvm::Error planError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  return llvm::createStringError(message);
+}
+
+llvm::Error sizeOutOfRange(const ParametricBuffer &b, int64_t s) {
+  return planError("buffer " + b.id +
+                   ": size out of range at S=" + std::to_string(s));
+}
+
+llvm::Error capacityOutOfRange(const ParametricBin &bin, int64_t s) {
+  return planError(llvm::formatv("output {0}: capacity out of range at S={1}",
+                                 bin.output, s));
 }
 } // namespace
 
@@ -306,19 +316,17 @@ buildParametricPlan(int64_t lo, int64_t hi,
   return plan;
 }
 
-std::optional<std::string>
-verifyParametricAt(const ParametricPlan &plan, int64_t s,
-                   const BufferProblem &actual,
-                   const std::vector<OutputBin> *actualBins) {
+llvm::Error verifyParametricAt(const ParametricPlan &plan, int64_t s,
+                               const BufferProblem &actual,
+                               const std::vector<OutputBin> *actualBins) {
   auto at = [&](const llvm::Twine &why) {
-    return llvm::formatv("at S={0}: ", s).str() + why.str();
+    return planError(llvm::formatv("at S={0}: ", s) + why);
   };
   if (!plan.contains(s))
     return at("outside the plan's range");
   if (actual.buffers.size() != plan.buffers.size())
     return at(llvm::formatv("the graph has {0} buffers, the plan {1}",
-                            actual.buffers.size(), plan.buffers.size())
-                  .str());
+                            actual.buffers.size(), plan.buffers.size()));
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const ParametricBuffer &p = plan.buffers[i];
     const Buffer &b = actual.buffers[i];
@@ -327,26 +335,22 @@ verifyParametricAt(const ParametricPlan &plan, int64_t s,
     if (b.size != p.size.at(s))
       return at(llvm::formatv("buffer {0} is {1} bytes, its expression {2} "
                               "gives {3}",
-                              b.id, b.size, p.size.str(), p.size.at(s))
-                    .str());
+                              b.id, b.size, p.size.str(), p.size.at(s)));
   }
   std::vector<OutputBin> bins = plan.binsAt(s);
   if (actualBins && *actualBins != bins) {
     if (actualBins->size() != bins.size())
       return at(llvm::formatv("the graph lends {0} outputs, the plan {1}",
-                              actualBins->size(), bins.size())
-                    .str());
+                              actualBins->size(), bins.size()));
     for (size_t k = 0; k < bins.size(); ++k)
       if ((*actualBins)[k] != bins[k])
-        return at(llvm::formatv("output bin {0} is output {1} of {2} bytes "
-                                "until {3}; the plan says output {4} of {5} "
-                                "({6}) until {7}",
-                                k, (*actualBins)[k].output,
-                                (*actualBins)[k].capacity,
-                                (*actualBins)[k].availableUntil, bins[k].output,
-                                bins[k].capacity, plan.bins[k].capacity.str(),
-                                bins[k].availableUntil)
-                      .str());
+        return at(llvm::formatv(
+            "output bin {0} is output {1} of {2} bytes "
+            "until {3}; the plan says output {4} of {5} "
+            "({6}) until {7}",
+            k, (*actualBins)[k].output, (*actualBins)[k].capacity,
+            (*actualBins)[k].availableUntil, bins[k].output, bins[k].capacity,
+            plan.bins[k].capacity.str(), bins[k].availableUntil));
   }
   Plan instance;
   instance.offsets = plan.offsetsAt(s);
@@ -359,53 +363,61 @@ verifyParametricAt(const ParametricPlan &plan, int64_t s,
   if (needed != instance.heap)
     return at(llvm::formatv("the heap expression gives {0}, the offsets "
                             "need {1}",
-                            instance.heap, needed)
-                  .str());
-  std::optional<std::string> violation =
+                            instance.heap, needed));
+  llvm::Error violation =
       bins.empty() ? verifyPlan(actual, instance)
                    : verifyBorrowedPlan(actual, bins, plan.binOf(), instance);
   if (violation)
-    return at(*violation);
-  return std::nullopt;
+    return at(llvm::toString(std::move(violation)));
+  return llvm::Error::success();
 }
 
-std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
-  size_t n = plan.buffers.size();
-  if (plan.lo > plan.hi || plan.hi - plan.lo >= kMaxParametricSpan)
-    return llvm::formatv("the range [{0}, {1}] is empty or spans more than "
-                         "{2} sizes",
-                         plan.lo, plan.hi, kMaxParametricSpan)
-        .str();
+namespace {
+
+/// Each buffer's own fields: size expression, alignment, live interval.
+llvm::Error checkBufferFields(const ParametricPlan &plan) {
   for (const ParametricBuffer &b : plan.buffers) {
     if (b.size.coefficients.size() > 3 ||
         llvm::any_of(b.size.coefficients, [](int64_t c) {
           return c > kLargest || c < -kLargest;
         }))
-      return "buffer " + b.id + ": size expression out of range";
+      return planError("buffer " + b.id + ": size expression out of range");
     if (b.alignment <= 0 || (b.alignment & (b.alignment - 1)) ||
         b.alignment > kLargest || b.start < 0 || b.end < b.start)
-      return "buffer " + b.id + ": bad alignment or live interval";
+      return planError("buffer " + b.id + ": bad alignment or live interval");
     for (int64_t s : {plan.lo, plan.hi})
       if (evaluate(b.size, s) < 0 || evaluate(b.size, s) > kLargest)
-        return "buffer " + b.id + ": size out of range at S=" +
-               std::to_string(s);
+        return sizeOutOfRange(b, s);
   }
+  return llvm::Error::success();
+}
+
+/// The evaluation order lists every buffer once, each after the buffers
+/// it sits on; the heap terms are heap buffers.
+llvm::Error checkEvaluationOrder(const ParametricPlan &plan) {
+  size_t n = plan.buffers.size();
   if (plan.order.size() != n)
-    return "the evaluation order does not list every buffer once";
+    return planError("the evaluation order does not list every buffer once");
   std::vector<int64_t> rank(n, -1);
   for (size_t r = 0; r < n; ++r) {
     if (plan.order[r] >= n || rank[plan.order[r]] >= 0)
-      return "the evaluation order does not list every buffer once";
+      return planError("the evaluation order does not list every buffer once");
     rank[plan.order[r]] = int64_t(r);
   }
   for (size_t i = 0; i < n; ++i)
     for (uint32_t j : plan.buffers[i].below)
       if (j >= n || rank[j] >= rank[i])
-        return "buffer " + plan.buffers[i].id +
-               " sits on a buffer evaluated after it";
+        return planError("buffer " + plan.buffers[i].id +
+                         " sits on a buffer evaluated after it");
   for (uint32_t i : plan.heapTerms)
     if (i >= n || plan.buffers[i].bin >= 0)
-      return std::string("a heap term names no buffer in the heap");
+      return planError("a heap term names no buffer in the heap");
+  return llvm::Error::success();
+}
+
+/// The bins' fields and distinct outputs; each buffer's region names a
+/// bin (or the heap) and it sits only on buffers of its own region.
+llvm::Error checkRegions(const ParametricPlan &plan) {
   for (size_t k = 0; k < plan.bins.size(); ++k) {
     const ParametricBin &bin = plan.bins[k];
     if (bin.capacity.coefficients.size() > 3 ||
@@ -413,55 +425,70 @@ std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan) {
                      [](int64_t c) { return c > kLargest || c < -kLargest; }) ||
         bin.output < 0 || bin.output > kLargest || bin.availableUntil < 0 ||
         bin.availableUntil > kLargest)
-      return llvm::formatv("output bin {0}: capacity, output or time limit "
-                           "out of range",
-                           k)
-          .str();
+      return planError(llvm::formatv("output bin {0}: capacity, output or "
+                                     "time limit out of range",
+                                     k));
     for (size_t other = 0; other < k; ++other)
       if (plan.bins[other].output == bin.output)
-        return llvm::formatv("output {0} is lent twice", bin.output).str();
+        return planError(llvm::formatv("output {0} is lent twice", bin.output));
     for (int64_t s : {plan.lo, plan.hi})
       if (evaluate(bin.capacity, s) < 0 || evaluate(bin.capacity, s) > kLargest)
-        return llvm::formatv("output {0}: capacity out of range at S={1}",
-                             bin.output, s)
-            .str();
+        return capacityOutOfRange(bin, s);
   }
+  size_t n = plan.buffers.size();
   for (size_t i = 0; i < n; ++i) {
     const ParametricBuffer &b = plan.buffers[i];
     if (b.bin < -1 || b.bin >= int64_t(plan.bins.size()))
-      return llvm::formatv("buffer {0}: region {1}, but there are {2} output "
-                           "bins",
-                           b.id, b.bin, plan.bins.size())
-          .str();
+      return planError(llvm::formatv("buffer {0}: region {1}, but there are "
+                                     "{2} output bins",
+                                     b.id, b.bin, plan.bins.size()));
     for (uint32_t j : b.below)
       if (j < n && plan.buffers[j].bin != b.bin)
-        return "buffer " + b.id + " sits on a buffer of another region";
+        return planError("buffer " + b.id +
+                         " sits on a buffer of another region");
   }
-  for (int64_t s = plan.lo; s <= plan.hi; ++s) {
-    // Every offset is at most the sum of the sizes and paddings below it:
-    // bounding that sum keeps the evaluation far from overflow.
-    Wide total = 0;
-    for (const ParametricBuffer &b : plan.buffers) {
-      Wide size = evaluate(b.size, s);
-      if (size < 0 || size > kLargest)
-        return "buffer " + b.id + ": size out of range at S=" +
-               std::to_string(s);
-      total += size + b.alignment;
-    }
-    for (const ParametricBin &bin : plan.bins) {
-      Wide capacity = evaluate(bin.capacity, s);
-      if (capacity < 0 || capacity > kLargest)
-        return llvm::formatv("output {0}: capacity out of range at S={1}",
-                             bin.output, s)
-            .str();
-    }
-    if (total > Wide(kLargest) * 64)
-      return "the buffers' sizes add up beyond range at S=" +
-             std::to_string(s);
-    if (auto violation = verifyParametricAt(plan, s, plan.problemAt(s)))
-      return violation;
+  return llvm::Error::success();
+}
+
+/// At one S: sizes and capacities in range, then the instantiated plan.
+llvm::Error checkAt(const ParametricPlan &plan, int64_t s) {
+  // Every offset is at most the sum of the sizes and paddings below it:
+  // bounding that sum keeps the evaluation far from overflow.
+  Wide total = 0;
+  for (const ParametricBuffer &b : plan.buffers) {
+    Wide size = evaluate(b.size, s);
+    if (size < 0 || size > kLargest)
+      return sizeOutOfRange(b, s);
+    total += size + b.alignment;
   }
-  return std::nullopt;
+  for (const ParametricBin &bin : plan.bins) {
+    Wide capacity = evaluate(bin.capacity, s);
+    if (capacity < 0 || capacity > kLargest)
+      return capacityOutOfRange(bin, s);
+  }
+  if (total > Wide(kLargest) * 64)
+    return planError("the buffers' sizes add up beyond range at S=" +
+                     std::to_string(s));
+  return verifyParametricAt(plan, s, plan.problemAt(s));
+}
+
+} // namespace
+
+llvm::Error verifyParametricPlan(const ParametricPlan &plan) {
+  if (plan.lo > plan.hi || plan.hi - plan.lo >= kMaxParametricSpan)
+    return planError(llvm::formatv("the range [{0}, {1}] is empty or spans "
+                                   "more than {2} sizes",
+                                   plan.lo, plan.hi, kMaxParametricSpan));
+  if (llvm::Error error = checkBufferFields(plan))
+    return error;
+  if (llvm::Error error = checkEvaluationOrder(plan))
+    return error;
+  if (llvm::Error error = checkRegions(plan))
+    return error;
+  for (int64_t s = plan.lo; s <= plan.hi; ++s)
+    if (llvm::Error error = checkAt(plan, s))
+      return error;
+  return llvm::Error::success();
 }
 
 } // namespace coreai

@@ -72,26 +72,26 @@ public:
     writtenAt.assign(program.values.size(), -1);
   }
 
-  std::optional<std::string> run() {
+  llvm::Error run() {
     for (unsigned value : program.initial)
-      if (auto error = write(value, -1))
+      if (llvm::Error error = write(value, -1))
         return error;
     for (size_t s = 0; s < program.steps.size(); ++s) {
       const Step &step = program.steps[s];
       for (unsigned value : step.reads)
-        if (auto error = read(value, s))
+        if (llvm::Error error = read(value, s))
           return error;
       for (unsigned value : step.mutates)
-        if (auto error = mutate(value, s))
+        if (llvm::Error error = mutate(value, s))
           return error;
       for (unsigned value : step.writes)
-        if (auto error = overwritesRead(step, value, s))
+        if (llvm::Error error = overwritesRead(step, value, s))
           return error;
       for (unsigned value : step.writes)
-        if (auto error = write(value, s))
+        if (llvm::Error error = write(value, s))
           return error;
     }
-    return std::nullopt;
+    return llvm::Error::success();
   }
 
 private:
@@ -110,44 +110,42 @@ private:
         .str();
   }
 
-  std::optional<std::string> write(unsigned v, int64_t s) {
+  llvm::Error write(unsigned v, int64_t s) {
     const Value &value = program.values[v];
     const Location &at = value.location;
     if (at.size == 0)
-      return std::nullopt;
+      return llvm::Error::success();
     const Storage &storage = program.storages[at.storage];
     if (at.offset < 0 || at.size < 0 || at.offset > storage.size - at.size)
-      return llvm::formatv("{0} writes {1} at {2}, outside {3} of {4} bytes",
-                           describeStep(s), value.name, describe(at),
-                           storage.name, storage.size)
-          .str();
+      return llvm::createStringError(llvm::formatv(
+          "{0} writes {1} at {2}, outside {3} of {4} bytes", describeStep(s),
+          value.name, describe(at), storage.name, storage.size));
     if (s >= 0 && !storage.writable)
-      return llvm::formatv("{0} writes {1} into {2}, which the caller does "
-                           "not let the function change",
-                           describeStep(s), value.name, storage.name)
-          .str();
+      return llvm::createStringError(
+          llvm::formatv("{0} writes {1} into {2}, which the caller does "
+                        "not let the function change",
+                        describeStep(s), value.name, storage.name));
     shadows[at.storage].write(at.offset, at.offset + at.size, v);
     writtenAt[v] = s;
-    return std::nullopt;
+    return llvm::Error::success();
   }
 
   /// A write into an operand under its own name: the bytes stay that
   /// value's, but the storage must be one the function may change.
-  std::optional<std::string> mutate(unsigned v, int64_t s) const {
+  llvm::Error mutate(unsigned v, int64_t s) const {
     const Value &value = program.values[v];
     const Storage &storage = program.storages[value.location.storage];
     if (value.location.size == 0 || storage.writable)
-      return std::nullopt;
-    return llvm::formatv("{0} writes into {1} ({2}), which the caller does "
-                         "not let the function change",
-                         describeStep(s), value.name, describe(value.location))
-        .str();
+      return llvm::Error::success();
+    return llvm::createStringError(
+        llvm::formatv("{0} writes into {1} ({2}), which the caller does "
+                      "not let the function change",
+                      describeStep(s), value.name, describe(value.location)));
   }
 
   /// A result written over bytes of a value the same step reads, where the
   /// op is not one that may write over that operand.
-  std::optional<std::string> overwritesRead(const Step &step, unsigned w,
-                                            int64_t s) const {
+  llvm::Error overwritesRead(const Step &step, unsigned w, int64_t s) const {
     const Location &at = program.values[w].location;
     for (unsigned r : step.reads) {
       const Location &read = program.values[r].location;
@@ -158,26 +156,26 @@ private:
         continue;
       int64_t begin = std::max(read.offset, at.offset);
       int64_t end = std::min(read.offset + read.size, at.offset + at.size);
-      return llvm::formatv("{0} writes {1} ({2}) over bytes [{3}, {4}) of "
-                           "{5}, which it reads: the op does not compute "
-                           "its result element by element from that operand",
-                           describeStep(s), program.values[w].name,
-                           describe(at), begin, end, program.values[r].name)
-          .str();
+      return llvm::createStringError(
+          llvm::formatv("{0} writes {1} ({2}) over bytes [{3}, {4}) of "
+                        "{5}, which it reads: the op does not compute "
+                        "its result element by element from that operand",
+                        describeStep(s), program.values[w].name, describe(at),
+                        begin, end, program.values[r].name));
     }
-    return std::nullopt;
+    return llvm::Error::success();
   }
 
-  std::optional<std::string> read(unsigned v, int64_t s) const {
+  llvm::Error read(unsigned v, int64_t s) const {
     const Value &value = program.values[v];
     const Location &at = value.location;
     if (at.size == 0)
-      return std::nullopt;
+      return llvm::Error::success();
     auto foreign =
         shadows[at.storage].firstForeign(at.offset, at.offset + at.size,
                                          value.writer);
     if (!foreign)
-      return std::nullopt;
+      return llvm::Error::success();
     auto [begin, end, writer] = *foreign;
     std::string what =
         writer == unwritten
@@ -186,10 +184,9 @@ private:
                             program.values[writer].name,
                             describeStep(writtenAt[writer]))
                   .str();
-    return llvm::formatv("{0} reads {1} ({2}), but bytes [{3}, {4}) {5}",
-                         describeStep(s), value.name, describe(at), begin, end,
-                         what)
-        .str();
+    return llvm::createStringError(llvm::formatv(
+        "{0} reads {1} ({2}), but bytes [{3}, {4}) {5}", describeStep(s),
+        value.name, describe(at), begin, end, what));
   }
 
   const Program &program;
@@ -199,19 +196,21 @@ private:
 
 } // namespace
 
-std::optional<std::string> replay(const Program &program) {
+llvm::Error replay(const Program &program) {
   for (const Value &value : program.values)
     if (value.location.storage >= program.storages.size() ||
         value.writer >= program.values.size())
-      return "malformed replay program: " + value.name +
-             " names a storage or writer that does not exist";
+      return llvm::createStringError("malformed replay program: " + value.name +
+                                     " names a storage or writer that does "
+                                     "not exist");
   for (const Step &step : program.steps)
     for (const std::vector<unsigned> *list :
          {&step.reads, &step.writes, &step.overwritable, &step.mutates})
       for (unsigned v : *list)
         if (v >= program.values.size())
-          return "malformed replay program: step '" + step.op +
-                 "' names a value that does not exist";
+          return llvm::createStringError("malformed replay program: step '" +
+                                         step.op +
+                                         "' names a value that does not exist");
   return Replayer(program).run();
 }
 

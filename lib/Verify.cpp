@@ -23,36 +23,40 @@ std::string describe(const Buffer &b, int64_t offset) {
       .str();
 }
 
-std::optional<std::string> checkEachBuffer(const BufferProblem &problem,
-                                           const Plan &plan) {
+llvm::Error overlap(const Buffer &a, int64_t aOffset, const Buffer &b,
+                    int64_t bOffset) {
+  return llvm::createStringError(describe(a, aOffset) + " overlaps " +
+                                 describe(b, bOffset));
+}
+
+llvm::Error checkEachBuffer(const BufferProblem &problem, const Plan &plan) {
   if (plan.offsets.size() != problem.buffers.size())
-    return llvm::formatv("plan has {0} offsets for {1} buffers",
-                         plan.offsets.size(), problem.buffers.size())
-        .str();
+    return llvm::createStringError(
+        llvm::formatv("plan has {0} offsets for {1} buffers",
+                      plan.offsets.size(), problem.buffers.size()));
   if (problem.capacity > 0 && plan.heap > problem.capacity)
-    return llvm::formatv("heap {0} exceeds capacity {1}", plan.heap,
-                         problem.capacity)
-        .str();
+    return llvm::createStringError(llvm::formatv(
+        "heap {0} exceeds capacity {1}", plan.heap, problem.capacity));
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer &b = problem.buffers[i];
     int64_t offset = plan.offsets[i];
     if (offset < 0)
-      return describe(b, offset) + ": negative offset";
+      return llvm::createStringError(describe(b, offset) + ": negative offset");
     if (b.alignment <= 0 || offset % b.alignment != 0)
-      return describe(b, offset) +
-             llvm::formatv(": not aligned to {0}", b.alignment).str();
+      return llvm::createStringError(llvm::formatv(
+          "{0}: not aligned to {1}", describe(b, offset), b.alignment));
     if (b.size > plan.heap || offset > plan.heap - b.size)
-      return describe(b, offset) +
-             llvm::formatv(": outside the heap of {0} bytes", plan.heap).str();
+      return llvm::createStringError(
+          llvm::formatv("{0}: outside the heap of {1} bytes",
+                        describe(b, offset), plan.heap));
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 } // namespace
 
-std::optional<std::string> verifyPlan(const BufferProblem &problem,
-                                      const Plan &plan) {
-  if (auto error = checkEachBuffer(problem, plan))
+llvm::Error verifyPlan(const BufferProblem &problem, const Plan &plan) {
+  if (llvm::Error error = checkEachBuffer(problem, plan))
     return error;
 
   std::vector<size_t> order(problem.buffers.size());
@@ -82,17 +86,15 @@ std::optional<std::string> verifyPlan(const BufferProblem &problem,
     int64_t offset = plan.offsets[index];
     auto next = liveByOffset.lower_bound(offset);
     if (next != liveByOffset.end() && next->first < offset + b.size)
-      return describe(b, offset) + " overlaps " +
-             describe(problem.buffers[next->second], next->first);
+      return overlap(b, offset, problem.buffers[next->second], next->first);
     if (next != liveByOffset.begin()) {
       auto prev = std::prev(next);
       if (prev->first + problem.buffers[prev->second].size > offset)
-        return describe(b, offset) + " overlaps " +
-               describe(problem.buffers[prev->second], prev->first);
+        return overlap(b, offset, problem.buffers[prev->second], prev->first);
     }
     expiries.emplace(b.end, liveByOffset.emplace(offset, index));
   }
-  return std::nullopt;
+  return llvm::Error::success();
 }
 
 } // namespace coreai

@@ -143,9 +143,10 @@ FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
            << func.getSymName()
            << (result.internalError.empty() ? "" : ": ")
            << result.internalError;
-  if (std::optional<std::string> violation = verifyPlan(problem, *result.plan))
+  if (llvm::Error violation = verifyPlan(problem, *result.plan))
     return func.emitError("internal error: the plan of @")
-           << func.getSymName() << " failed verification: " << *violation;
+           << func.getSymName()
+           << " failed verification: " << llvm::toString(std::move(violation));
   return SolvedPlan{std::move(*result.plan), {}};
 }
 

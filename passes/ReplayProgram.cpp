@@ -494,9 +494,10 @@ LogicalResult verifyReplay(func::FuncOp func, const ReplayOptions &options) {
   FailureOr<replay::Program> program = replayProgramOf(func, options);
   if (failed(program))
     return failure();
-  if (std::optional<std::string> violation = replay::replay(*program))
+  if (llvm::Error violation = replay::replay(*program))
     return func.emitError("the plan of @")
-           << func.getSymName() << " fails the replay: " << *violation;
+           << func.getSymName()
+           << " fails the replay: " << llvm::toString(std::move(violation));
   if (options.original)
     return verifySameDataflow(func, options.original);
   return success();

@@ -313,9 +313,10 @@ RewriteToArenaPass::rewriteFunction(func::FuncOp func, ArenaForm form,
     return func.emitError("the solver found no plan for @")
            << func.getSymName();
   Plan plan = *solved.plan;
-  if (std::optional<std::string> bad = verifyPlan(problem, plan))
+  if (llvm::Error bad = verifyPlan(problem, plan))
     return func.emitError("internal error: the plan for @")
-           << func.getSymName() << " fails verification: " << *bad;
+           << func.getSymName()
+           << " fails verification: " << llvm::toString(std::move(bad));
   if (testCorruptPlan)
     if (auto pair = corrupt(problem, plan))
       func.emitWarning("test-corrupt-plan: ")

@@ -12,6 +12,8 @@
 
 #include "coreai-plan/Problem.h"
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,11 +57,10 @@ int64_t borrowingLowerBound(const BufferProblem &problem,
 /// The independent check of a borrowed plan: the heap buffers with
 /// verifyPlan() against plan.heap, and each bin's buffers with
 /// verifyPlan() against its capacity, every one ending by the bin's time
-/// limit. std::nullopt when sound.
-std::optional<std::string> verifyBorrowedPlan(const BufferProblem &problem,
-                                              const std::vector<OutputBin> &bins,
-                                              const BinAssignment &binOf,
-                                              const Plan &plan);
+/// limit. Success when sound.
+llvm::Error verifyBorrowedPlan(const BufferProblem &problem,
+                               const std::vector<OutputBin> &bins,
+                               const BinAssignment &binOf, const Plan &plan);
 
 } // namespace coreai
 

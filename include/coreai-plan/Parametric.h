@@ -156,8 +156,8 @@ std::optional<int64_t> highestOverflow(const ParametricPlan &plan);
 /// (same buffers, intervals, alignments, sizes) and, when given, the bins it
 /// has there: the instantiated offsets pass verifyPlan (verifyBorrowedPlan
 /// with bins: each region against its capacity, borrowed buffers ending in
-/// time) and the heap is heapAt(S). Returns the violation.
-std::optional<std::string>
+/// time) and the heap is heapAt(S). Returns the violation, or success.
+llvm::Error
 verifyParametricAt(const ParametricPlan &plan, int64_t s,
                    const BufferProblem &actual,
                    const std::vector<OutputBin> *actualBins = nullptr);
@@ -165,7 +165,8 @@ verifyParametricAt(const ParametricPlan &plan, int64_t s,
 /// Checks the plan's own invariants at every S of its range: evaluation
 /// order, below lists within one region, bins (capacities, distinct
 /// outputs), instantiated offsets pass verifyPlan or verifyBorrowedPlan.
-std::optional<std::string> verifyParametricPlan(const ParametricPlan &plan);
+/// Returns the violation, or success.
+llvm::Error verifyParametricPlan(const ParametricPlan &plan);
 
 } // namespace coreai
 

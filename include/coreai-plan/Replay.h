@@ -14,8 +14,9 @@
 #ifndef COREAI_PLAN_REPLAY_H
 #define COREAI_PLAN_REPLAY_H
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,11 +73,11 @@ struct Program {
   std::vector<Step> steps;
 };
 
-/// Runs `program` on a shadow of its storages. Returns a description of
-/// the first violation (step, op, value, storage and bytes), or
-/// std::nullopt when every read finds the bytes its writer left and every
-/// write stays inside a writable storage.
-std::optional<std::string> replay(const Program &program);
+/// Runs `program` on a shadow of its storages. Returns the first violation
+/// (its message names the step, op, value, storage and bytes), or success
+/// when every read finds the bytes its writer left and every write stays
+/// inside a writable storage.
+llvm::Error replay(const Program &program);
 
 } // namespace coreai::replay
 

@@ -9,18 +9,16 @@
 
 #include "coreai-plan/Problem.h"
 
-#include <optional>
-#include <string>
+#include "llvm/Support/Error.h"
 
 namespace coreai {
 
-/// Returns a description of the first violation found, or std::nullopt when
-/// the plan is sound: one offset per buffer, each offset aligned and
-/// non-negative, every buffer inside [0, plan.heap), plan.heap within the
+/// Returns the first violation found (its message describes it), or
+/// success when the plan is sound: one offset per buffer, each offset aligned
+/// and non-negative, every buffer inside [0, plan.heap), plan.heap within the
 /// problem's capacity (if any), and no two buffers that overlap in time
 /// sharing a byte.
-std::optional<std::string> verifyPlan(const BufferProblem &problem,
-                                      const Plan &plan);
+llvm::Error verifyPlan(const BufferProblem &problem, const Plan &plan);
 
 } // namespace coreai
 

@@ -245,15 +245,24 @@ capm_status evaluate(const coreai::fb::Parametric *p, int64_t s,
   auto end = [&](uint32_t j, int64_t *out) {
     return !__builtin_add_overflow(offsets[j], sizes[j], out);
   };
+  // The highest end of the listed buffers (0 for none); false on overflow.
+  auto highestEnd = [&](const flatbuffers::Vector<uint32_t> *list,
+                        int64_t *out) {
+    *out = 0;
+    int64_t e;
+    if (list)
+      for (uint32_t j : *list) {
+        if (!end(j, &e))
+          return false;
+        *out = e > *out ? e : *out;
+      }
+    return true;
+  };
   for (uint32_t i : *p->order()) {
     const coreai::fb::ParametricBuffer *b = p->buffers()->Get(i);
-    int64_t top = 0, bottom;
-    if (b->below())
-      for (uint32_t j : *b->below()) {
-        if (!end(j, &bottom))
-          return CAPM_OVERFLOW;
-        top = bottom > top ? bottom : top;
-      }
+    int64_t top;
+    if (!highestEnd(b->below(), &top))
+      return CAPM_OVERFLOW;
     int64_t align = b->alignment(), padded;
     if (__builtin_add_overflow(top, align - 1, &padded))
       return CAPM_OVERFLOW;
@@ -272,13 +281,9 @@ capm_status evaluate(const coreai::fb::Parametric *p, int64_t s,
     if (bufferEnd > capacity)
       return CAPM_CORRUPT;
   }
-  int64_t highest = 0, top;
-  if (p->heap_terms())
-    for (uint32_t i : *p->heap_terms()) {
-      if (!end(i, &top))
-        return CAPM_OVERFLOW;
-      highest = top > highest ? top : highest;
-    }
+  int64_t highest;
+  if (!highestEnd(p->heap_terms(), &highest))
+    return CAPM_OVERFLOW;
   if (heap)
     *heap = highest;
   return CAPM_OK;

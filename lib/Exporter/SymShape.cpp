@@ -1,12 +1,15 @@
 //===- SymShape.cpp - The exporter's symbolic shapes and ranges -----------===//
 #include "coreai-plan/Exporter/SymShape.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <initializer_list>
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace coreai {
 
@@ -60,30 +63,32 @@ private:
     return add({kind, 0, {}, lhs, rhs});
   }
 
-  int parseSum() {
-    int value = parseProduct();
+  using Operator = std::pair<llvm::StringRef, SymExpr::Kind>;
+
+  /// Operands joined by left-associative operators of one precedence, the
+  /// operators tried in order (`//` before `*`).
+  int parseChain(int (SymExprParser::*operand)(),
+                 std::initializer_list<Operator> operators) {
+    int value = (this->*operand)();
     while (error.empty()) {
-      if (consume("+"))
-        value = binary(SymExpr::Kind::Add, value, parseProduct());
-      else if (consume("-"))
-        value = binary(SymExpr::Kind::Sub, value, parseProduct());
-      else
+      const Operator *op = llvm::find_if(
+          operators, [&](const Operator &o) { return consume(o.first); });
+      if (op == operators.end())
         break;
+      value = binary(op->second, value, (this->*operand)());
     }
     return value;
   }
 
+  int parseSum() {
+    return parseChain(&SymExprParser::parseProduct,
+                      {{"+", SymExpr::Kind::Add}, {"-", SymExpr::Kind::Sub}});
+  }
+
   int parseProduct() {
-    int value = parseUnary();
-    while (error.empty()) {
-      if (consume("//"))
-        value = binary(SymExpr::Kind::FloorDiv, value, parseUnary());
-      else if (consume("*"))
-        value = binary(SymExpr::Kind::Mul, value, parseUnary());
-      else
-        break;
-    }
-    return value;
+    return parseChain(
+        &SymExprParser::parseUnary,
+        {{"//", SymExpr::Kind::FloorDiv}, {"*", SymExpr::Kind::Mul}});
   }
 
   int parseUnary() {

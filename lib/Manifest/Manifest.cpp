@@ -212,9 +212,10 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   // Each region's packing is checked as a plan of its own: no two buffers
   // live together share a byte, and borrowed ones end in time.
   if (!e.binOf.empty())
-    if (std::optional<std::string> violation = verifyBorrowedPlan(
-            e.problem, e.outputBins, e.binOf, e.plan))
-      return invalid(source, where + ": " + *violation);
+    if (llvm::Error violation =
+            verifyBorrowedPlan(e.problem, e.outputBins, e.binOf, e.plan))
+      return invalid(source,
+                     where + ": " + llvm::toString(std::move(violation)));
   return llvm::Error::success();
 }
 
@@ -274,8 +275,9 @@ llvm::Error checkManifest(const Manifest &manifest, llvm::StringRef source) {
       return invalid(source, where + ": input, alignment or range out of "
                                      "range");
     // A reader trusts no offset it did not check: every S of the range.
-    if (auto violation = verifyParametricPlan(p.plan))
-      return invalid(source, where + ": " + *violation);
+    if (llvm::Error violation = verifyParametricPlan(p.plan))
+      return invalid(source,
+                     where + ": " + llvm::toString(std::move(violation)));
   }
   for (size_t i = 0; i < manifest.parametric.size(); ++i)
     for (size_t j = 0; j < i; ++j) {

@@ -153,6 +153,23 @@ llvm::Expected<ManifestParametric> readParametric(const fb::Parametric &in,
   return p;
 }
 
+/// Each item of a FlatBuffers vector (absent: none) read by `read` and
+/// appended to `out`; the first error stops.
+template <typename Item, typename T, typename Read>
+llvm::Error
+readEach(const flatbuffers::Vector<flatbuffers::Offset<Item>> *items,
+         std::vector<T> &out, Read read) {
+  if (!items)
+    return llvm::Error::success();
+  for (const Item *item : *items) {
+    llvm::Expected<T> value = read(*item);
+    if (!value)
+      return value.takeError();
+    out.push_back(std::move(*value));
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::string writeManifestBinary(const Manifest &manifest) {
@@ -219,20 +236,14 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
     for (const fb::Input *input : *inputs)
       manifest.inputs.push_back({str(input->file()), str(input->sha256())});
   manifest.bundleHeap = in->bundle_heap();
-  if (const auto *entries = in->entries())
-    for (const fb::Entry *entry : *entries) {
-      llvm::Expected<ManifestEntry> read = readEntry(*entry, source);
-      if (!read)
-        return read.takeError();
-      manifest.entries.push_back(std::move(*read));
-    }
-  if (const auto *parametric = in->parametric())
-    for (const fb::Parametric *p : *parametric) {
-      llvm::Expected<ManifestParametric> read = readParametric(*p, source);
-      if (!read)
-        return read.takeError();
-      manifest.parametric.push_back(std::move(*read));
-    }
+  if (llvm::Error error = readEach(
+          in->entries(), manifest.entries,
+          [&](const fb::Entry &entry) { return readEntry(entry, source); }))
+    return error;
+  if (llvm::Error error = readEach(
+          in->parametric(), manifest.parametric,
+          [&](const fb::Parametric &p) { return readParametric(p, source); }))
+    return error;
   if (llvm::Error error = detail::checkManifest(manifest, source))
     return error;
   return manifest;

@@ -197,6 +197,35 @@ static bool fromJSON(const json::Value &value, OutputBin &bin,
          o.map("available_until", bin.availableUntil);
 }
 
+/// An entry's index into the manifest's inputs (32 bits in the binary form).
+static bool toInputIndex(int64_t input, uint32_t &index, json::Path path) {
+  if (input < 0 || input > int64_t(UINT32_MAX)) {
+    path.field("input").report("out of range");
+    return false;
+  }
+  index = uint32_t(input);
+  return true;
+}
+
+/// The array member `name` of the object `value`; reported where missing.
+static const json::Array *arrayMember(const json::Value &value,
+                                      llvm::StringRef name, json::Path path) {
+  const json::Array *array = value.getAsObject()->getArray(name);
+  if (!array)
+    path.field(name).report("expected array");
+  return array;
+}
+
+/// The input index of an entry or a parametric plan, then its buffers;
+/// nullptr (reported) where either is wrong.
+static const json::Array *inputAndBuffers(const json::Value &value,
+                                          int64_t input, uint32_t &index,
+                                          json::Path path) {
+  if (!toInputIndex(input, index, path))
+    return nullptr;
+  return arrayMember(value, "buffers", path);
+}
+
 static bool readEntry(const json::Value &value, ManifestEntry &entry,
                       std::vector<detail::RecordedRegion> &regions,
                       json::Path path) {
@@ -212,16 +241,9 @@ static bool readEntry(const json::Value &value, ManifestEntry &entry,
         o.map("optimal", e.plan.optimal) && o.map("solver", e.plan.algorithm) &&
         o.map("in_place_saved_bytes", e.inPlaceSavedBytes)))
     return false;
-  if (input < 0 || input > int64_t(UINT32_MAX)) {
-    path.field("input").report("out of range");
+  const json::Array *buffers = inputAndBuffers(value, input, entry.input, path);
+  if (!buffers)
     return false;
-  }
-  entry.input = uint32_t(input);
-  const json::Array *buffers = value.getAsObject()->getArray("buffers");
-  if (!buffers) {
-    path.field("buffers").report("expected array");
-    return false;
-  }
   for (size_t i = 0; i < buffers->size(); ++i)
     if (!readBuffer((*buffers)[i], e, regions,
                     path.field("buffers").index(i)))
@@ -277,16 +299,9 @@ static bool readParametric(const json::Value &value, ManifestParametric &p,
         o.map("heap_terms", p.plan.heapTerms) &&
         o.map("borrowed_outputs", p.plan.bins)))
     return false;
-  if (input < 0 || input > int64_t(UINT32_MAX)) {
-    path.field("input").report("out of range");
+  const json::Array *buffers = inputAndBuffers(value, input, p.input, path);
+  if (!buffers)
     return false;
-  }
-  p.input = uint32_t(input);
-  const json::Array *buffers = value.getAsObject()->getArray("buffers");
-  if (!buffers) {
-    path.field("buffers").report("expected array");
-    return false;
-  }
   p.plan.buffers.resize(buffers->size());
   regions.resize(buffers->size());
   for (size_t i = 0; i < buffers->size(); ++i)
@@ -309,11 +324,9 @@ static bool readManifestObject(
         o.map("target", manifest.target) && o.map("inputs", manifest.inputs) &&
         o.map("bundle_heap", manifest.bundleHeap)))
     return false;
-  const json::Array *entries = value.getAsObject()->getArray("entries");
-  if (!entries) {
-    path.field("entries").report("expected array");
+  const json::Array *entries = arrayMember(value, "entries", path);
+  if (!entries)
     return false;
-  }
   manifest.entries.resize(entries->size());
   regions.resize(entries->size());
   for (size_t i = 0; i < entries->size(); ++i)

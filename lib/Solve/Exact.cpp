@@ -30,128 +30,21 @@
 // what another misses for minutes. Only a run that ends below its node
 // limit counts as exhausted.
 //
+// The state per section (floors, loads, earliest offsets) and the bounds
+// over it are in ExactSections.cpp; ExactSearch.h declares the search.
+//
 //===----------------------------------------------------------------------===//
-#include "Solvers.h"
+#include "ExactSearch.h"
 
 #include <algorithm>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <optional>
 
 namespace coreai::solvers {
+namespace exact {
 namespace {
-
-enum class Status { Found, NotFound, Aborted };
-
-struct Partition {
-  std::vector<int> buffers;
-  int sectionBegin = 0, sectionEnd = 0;
-};
-
-/// A static preordering: a string of keys compared in turn, all descending.
-/// W: sections spanned, A: area (size x lifetime), T: the most bytes live in
-/// any of its sections, Z: size.
-using Preordering = const char *;
-
-class Search {
-public:
-  Search(const BufferProblem &problem, std::vector<int> ids, int64_t capacity,
-         const ExactOptions &options);
-  /// Runs the next restart (one preordering under one node limit) on the
-  /// current independent component; false once the search has finished.
-  bool step();
-  const ExactResult &result() const { return outcome; }
-
-private:
-  Status solvePartition(const Partition &partition, int depth);
-  Status searchNode(const Partition &partition, const std::vector<int> &pre,
-                    const std::vector<int> &candidates, int64_t lastOffset,
-                    int lastRank, int depth);
-  Status decomposeAndSearch(const Partition &partition,
-                            const std::vector<int> &pre,
-                            const std::vector<int> &candidates,
-                            int64_t lastOffset, int lastRank, int placed,
-                            int depth);
-  bool consistent(const Partition &partition, int placed, int64_t lastOffset);
-  bool releaseBoundFits(int s, int64_t lastOffset);
-  int64_t highestFloor(int begin, int end) const;
-  std::vector<Partition> split(const Partition &partition,
-                               const std::vector<int> &cutpoints) const;
-
-  size_t place(int b, int64_t offset);
-  void unplace(int b, size_t mark);
-
-  const BufferProblem &problem;
-  std::vector<int> ids; // search index -> problem index
-  int64_t capacity;
-  ExactOptions options;
-
-  std::vector<int64_t> size, alignment, lifetime;
-  /// Each buffer lives in sections [sectionBegin, sectionEnd).
-  std::vector<int> sectionBegin, sectionEnd;
-  std::vector<std::vector<int>> overlaps;
-  /// Per section its buffers, the unplaced ones first: place() swaps a
-  /// buffer behind the unplaced prefix, unplace() (last in, first out)
-  /// just regrows the prefix over it.
-  std::vector<std::vector<int>> sectionBuffers;
-  std::vector<int> unplacedCount;
-  /// Where buffer b sits in sectionBuffers[s]: slot[slotBase[b] + s -
-  /// sectionBegin[b]].
-  std::vector<int> slot, slotBase;
-  /// Sections whose buffers are not all live in a neighbouring section too.
-  /// Only these need bounds: where every buffer of s continues into s+1,
-  /// s+1 has the same unplaced buffers with the same release dates plus
-  /// more, and a floor at least as high (placed ones continue too), so its
-  /// bounds are at least s's. Sections that only gain buffers on the left
-  /// and lose them on the right are the maximal cliques of the interval
-  /// graph, typically a third of the sections.
-  std::vector<char> maximal;
-  /// Per section, the sections any of its buffers lives in: every earliest
-  /// offset there is at most the highest floor of that span (aligned).
-  std::vector<int> spanBegin, spanEnd;
-  /// The highest floor per block of `blockSize` sections, so that the span
-  /// maximum costs a few reads instead of a scan of the section's buffers.
-  static constexpr int blockSize = 8;
-  std::vector<int64_t> blockFloor;
-  int64_t maxAlignment = 1;
-  int numSections = 0;
-  /// Per buffer, the merged address runs of the fixed buffers live with it
-  /// (options.fixedOffsets); empty when nothing is fixed.
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> blocked;
-  bool hasFixed = false;
-  /// The lowest offset >= `from`, aligned, where buffer b meets no fixed
-  /// buffer.
-  int64_t clearOfFixed(int b, int64_t from) const;
-
-  std::vector<int64_t> offset, minOffset, solution;
-  /// Per section: the highest top of a placed buffer, and the bytes of its
-  /// unplaced buffers.
-  std::vector<int64_t> floor, total;
-  std::vector<int> crossing; // unplaced buffers crossing boundary s | s+1
-
-  /// Old values of every floor and earliest offset that place() changed,
-  /// undone in reverse by unplace(): no allocation per node.
-  std::vector<std::pair<int64_t *, int64_t>> trail;
-  /// The sections whose floor, load or release dates the last place()
-  /// changed: one contiguous range, since every buffer whose earliest
-  /// offset rose overlaps the placed one in time.
-  int touchedBegin = 0, touchedEnd = 0;
-  /// Candidate lists, one per depth, reused across nodes.
-  std::vector<std::vector<int>> scratch;
-  std::vector<std::pair<int64_t, int64_t>> releases;
-  int64_t nodes = 0, nodesLeft = 0;
-  bool timedOut = false;
-  Preordering preordering = "WAT";
-
-  // Where step() is in the restart sequence.
-  bool started = false, finished = false;
-  std::vector<Partition> parts;
-  size_t partIndex = 0;
-  int64_t limit = 0;
-  size_t preorderingIndex = 0;
-  ExactResult outcome;
-};
 
 // Measured one at a time on the challenging set (nodes to a packing at
 // 1048576): TLZ packs A, D, E, I, J and K, TAW packs B and C, TWA (one of
@@ -160,255 +53,7 @@ private:
 const Preordering preorderings[] = {"TLZ", "TAW", "TWA"};
 constexpr size_t numPreorderings = std::size(preorderings);
 
-Search::Search(const BufferProblem &problem, std::vector<int> ids,
-               int64_t capacity, const ExactOptions &options)
-    : problem(problem), ids(std::move(ids)), capacity(capacity),
-      options(options) {
-  int n = int(this->ids.size());
-  TimeAxis axis(problem, this->ids);
-  numSections = axis.numSegments();
-  sectionBuffers.resize(numSections);
-  floor.assign(numSections, 0);
-  total.assign(numSections, 0);
-  crossing.assign(std::max(0, numSections - 1), 0);
-  for (int id : this->ids) {
-    const Buffer &b = problem.buffers[id];
-    int i = int(size.size());
-    size.push_back(b.size);
-    alignment.push_back(b.alignment);
-    lifetime.push_back(b.end - b.start);
-    sectionBegin.push_back(axis.indexOf(b.start));
-    sectionEnd.push_back(axis.indexOf(b.end));
-    for (int s = sectionBegin[i]; s < sectionEnd[i]; ++s) {
-      sectionBuffers[s].push_back(i);
-      total[s] += b.size;
-      if (s + 1 < sectionEnd[i])
-        ++crossing[s];
-    }
-  }
-  // Overlap lists from a sweep over starts: a buffer overlaps exactly the
-  // buffers live in its first section that started earlier, plus those that
-  // start later inside its lifetime.
-  overlaps.resize(n);
-  for (int s = 0; s < numSections; ++s) {
-    // Millions of pairs take a while: the budget holds here too (a search
-    // that ran out of time before it began finds nothing, proves nothing).
-    if (s % 64 == 63 && Clock::now() >= options.deadline) {
-      timedOut = true;
-      break;
-    }
-    for (int i : sectionBuffers[s])
-      if (sectionBegin[i] == s)
-        for (int j : sectionBuffers[s])
-          if (j != i && (sectionBegin[j] < s || j < i)) {
-            overlaps[i].push_back(j);
-            overlaps[j].push_back(i);
-          }
-  }
-  offset.assign(n, -1);
-  minOffset.assign(n, 0);
-  solution.assign(n, -1);
-  if (!options.fixedOffsets.empty()) {
-    blocked.resize(n);
-    for (size_t j = 0; j < problem.buffers.size(); ++j) {
-      const Buffer &fixed = problem.buffers[j];
-      if (options.fixedOffsets[j] < 0 || fixed.size == 0 ||
-          fixed.start >= fixed.end)
-        continue;
-      for (int i = 0; i < n; ++i)
-        if (problem.buffers[this->ids[i]].overlapsInTime(fixed))
-          blocked[i].emplace_back(options.fixedOffsets[j],
-                                  options.fixedOffsets[j] + fixed.size);
-    }
-    for (int i = 0; i < n; ++i) {
-      hasFixed |= !blocked[i].empty();
-      sortAndMergeRuns(blocked[i]);
-      minOffset[i] = clearOfFixed(i, 0);
-    }
-  }
-  unplacedCount.resize(numSections);
-  maximal.assign(numSections, 0);
-  std::vector<char> startsHere(numSections, 0), endsHere(numSections, 0);
-  for (int i = 0; i < n; ++i) {
-    startsHere[sectionBegin[i]] = 1;
-    endsHere[sectionEnd[i] - 1] = 1;
-  }
-  for (int s = 0; s < numSections; ++s)
-    maximal[s] = startsHere[s] && endsHere[s];
-  spanBegin.resize(numSections);
-  spanEnd.resize(numSections);
-  for (int s = 0; s < numSections; ++s) {
-    spanBegin[s] = s;
-    spanEnd[s] = s + 1;
-    for (int i : sectionBuffers[s]) {
-      spanBegin[s] = std::min(spanBegin[s], sectionBegin[i]);
-      spanEnd[s] = std::max(spanEnd[s], sectionEnd[i]);
-    }
-  }
-  blockFloor.assign(numSections / blockSize + 1, 0);
-  for (int64_t a : alignment)
-    maxAlignment = std::max(maxAlignment, a);
-  slotBase.resize(n);
-  for (int i = 0; i < n; ++i) {
-    slotBase[i] = int(slot.size());
-    slot.resize(slot.size() + size_t(sectionEnd[i] - sectionBegin[i]));
-  }
-  for (int s = 0; s < numSections; ++s) {
-    unplacedCount[s] = int(sectionBuffers[s].size());
-    for (int k = 0; k < unplacedCount[s]; ++k) {
-      int i = sectionBuffers[s][k];
-      slot[slotBase[i] + s - sectionBegin[i]] = k;
-    }
-  }
-  // A path places each buffer once, and a nested partition's search goes
-  // one level deeper than the node that split it.
-  scratch.resize(n + 2);
-}
-
-int64_t Search::clearOfFixed(int b, int64_t from) const {
-  int64_t at = alignTo(from, alignment[b]);
-  if (!hasFixed)
-    return at;
-  const auto &runs = blocked[b];
-  auto run = std::upper_bound(
-      runs.begin(), runs.end(), at,
-      [](int64_t a, const std::pair<int64_t, int64_t> &r) {
-        return a < r.second;
-      });
-  for (; run != runs.end() && run->first < at + size[b]; ++run)
-    at = alignTo(run->second, alignment[b]);
-  return at;
-}
-
-size_t Search::place(int b, int64_t at) {
-  size_t mark = trail.size();
-  offset[b] = at;
-  int64_t top = at + size[b];
-  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
-    trail.emplace_back(&floor[s], floor[s]);
-    floor[s] = top;
-    total[s] -= size[b];
-    if (s + 1 < sectionEnd[b])
-      --crossing[s];
-    int &mine = slot[slotBase[b] + s - sectionBegin[b]];
-    int last = --unplacedCount[s];
-    int moved = sectionBuffers[s][last];
-    std::swap(sectionBuffers[s][mine], sectionBuffers[s][last]);
-    slot[slotBase[moved] + s - sectionBegin[moved]] = mine;
-    mine = last;
-  }
-  // The new floor is above every old floor in these sections.
-  for (int k = sectionBegin[b] / blockSize; k <= (sectionEnd[b] - 1) / blockSize;
-       ++k)
-    if (blockFloor[k] < top) {
-      trail.emplace_back(&blockFloor[k], blockFloor[k]);
-      blockFloor[k] = top;
-    }
-  touchedBegin = sectionBegin[b];
-  touchedEnd = sectionEnd[b];
-  for (int other : overlaps[b]) {
-    if (offset[other] >= 0 || minOffset[other] >= top)
-      continue;
-    trail.emplace_back(&minOffset[other], minOffset[other]);
-    minOffset[other] = clearOfFixed(other, top);
-    touchedBegin = std::min(touchedBegin, sectionBegin[other]);
-    touchedEnd = std::max(touchedEnd, sectionEnd[other]);
-  }
-  return mark;
-}
-
-void Search::unplace(int b, size_t mark) {
-  while (trail.size() > mark) {
-    *trail.back().first = trail.back().second;
-    trail.pop_back();
-  }
-  for (int s = sectionBegin[b]; s < sectionEnd[b]; ++s) {
-    total[s] += size[b];
-    if (s + 1 < sectionEnd[b])
-      ++crossing[s];
-    ++unplacedCount[s];
-  }
-  offset[b] = -1;
-}
-
-/// The unplaced buffers of a section are pairwise disjoint in address and
-/// each goes at or above its earliest offset and above the section's floor
-/// (in canonical order, also at or above the last offset placed). So they
-/// need at least the makespan of one machine with release dates: the
-/// largest r + (bytes released at r or later) over release dates r, the
-/// floor counting as the release of every buffer below it. Three of those
-/// thresholds are checked: the floor, the lowest release above it and the
-/// highest. (Checking every threshold needs a sort and, measured on the
-/// challenging set, prunes in about one call in three thousand.)
-bool Search::releaseBoundFits(int s, int64_t lastOffset) {
-  int64_t level = floor[s];
-  if (options.canonicalOrder)
-    level = std::max(level, lastOffset);
-  if (level + total[s] > capacity)
-    return false;
-  // Without a scan: no earliest offset in the section exceeds the span's
-  // highest floor, aligned.
-  // (Fixed buffers can lift an earliest offset above every floor.)
-  int64_t bound = alignTo(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
-  if (!hasFixed && (bound <= level || bound + total[s] <= capacity))
-    return true;
-  int64_t above = 0, lowest = std::numeric_limits<int64_t>::max(),
-          highest = level, atHighest = 0;
-  for (int k = 0, n = unplacedCount[s]; k < n; ++k) {
-    int other = sectionBuffers[s][k];
-    int64_t release = minOffset[other];
-    if (release <= level)
-      continue;
-    above += size[other];
-    lowest = std::min(lowest, release);
-    if (release > highest) {
-      highest = release;
-      atHighest = 0;
-    }
-    if (release == highest)
-      atHighest += size[other];
-  }
-  return above == 0 ||
-         (lowest + above <= capacity && highest + atHighest <= capacity);
-}
-
-int64_t Search::highestFloor(int begin, int end) const {
-  int64_t highest = 0;
-  int s = begin;
-  for (; s < end && s % blockSize != 0; ++s)
-    highest = std::max(highest, floor[s]);
-  for (; s + blockSize <= end; s += blockSize)
-    highest = std::max(highest, blockFloor[s / blockSize]);
-  for (; s < end; ++s)
-    highest = std::max(highest, floor[s]);
-  return highest;
-}
-
-bool Search::consistent(const Partition &partition, int placed,
-                        int64_t lastOffset) {
-  if (!options.sectionInference && !options.releaseDates)
-    return true;
-  // With canonical order, searchNode's cut (offset + the largest section
-  // load) already covers floor + load everywhere: sections the placed
-  // buffer misses kept both, and in its own sections top + the rest equals
-  // offset + the load before. Without it, check every section.
-  if (!options.canonicalOrder && options.sectionInference)
-    for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s)
-      if (maximal[s] && floor[s] + total[s] > capacity)
-        return false;
-  if (!options.releaseDates)
-    return true;
-  auto fits = [&](int begin, int end) {
-    for (int s = std::max(begin, partition.sectionBegin);
-         s < std::min(end, partition.sectionEnd); ++s)
-      if (maximal[s] && total[s] > 0 && !releaseBoundFits(s, lastOffset))
-        return false;
-    return true;
-  };
-  return fits(touchedBegin, sectionBegin[placed]) &&
-         fits(sectionEnd[placed], touchedEnd) &&
-         fits(sectionBegin[placed], sectionEnd[placed]);
-}
+} // namespace
 
 Status Search::searchNode(const Partition &partition,
                           const std::vector<int> &pre,
@@ -640,10 +285,10 @@ bool Search::step() {
   return false;
 }
 
-} // namespace
+} // namespace exact
 
 struct ExactSearch::Impl {
-  std::optional<Search> search;
+  std::optional<exact::Search> search;
   ExactResult oversized; // A buffer larger than the capacity: no packing.
 };
 

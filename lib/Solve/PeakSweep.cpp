@@ -37,10 +37,6 @@
 namespace coreai::solvers {
 namespace {
 
-int64_t alignDown(int64_t value, int64_t alignment) {
-  return value / alignment * alignment;
-}
-
 class PeakSweep {
 public:
   /// What does not depend on the capacity, computed once for every probe
@@ -102,8 +98,15 @@ private:
   /// The placed (or the unplaced) buffers live somewhere in segments
   /// [begin, end).
   std::vector<size_t> buffersDuring(int begin, int end, bool placed) const;
-  std::vector<size_t> placedDuring(int begin, int end) const {
-    return buffersDuring(begin, end, true);
+  /// The placed buffers live somewhere in the span of `group` (those it
+  /// may meet).
+  std::vector<size_t> placedMeeting(const std::vector<size_t> &group) const {
+    int spanBegin = numSegments, spanEnd = 0;
+    for (size_t i : group) {
+      spanBegin = std::min(spanBegin, spans[i].first);
+      spanEnd = std::max(spanEnd, spans[i].second);
+    }
+    return buffersDuring(spanBegin, spanEnd, /*placed=*/true);
   }
   /// Packs the core around `peak`; its segment range, or nothing if it
   /// did not pack.
@@ -166,12 +169,7 @@ std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
   std::pair<int, int> range{from, to};
   if (core.empty())
     return range;
-  int spanBegin = numSegments, spanEnd = 0;
-  for (size_t i : core) {
-    spanBegin = std::min(spanBegin, spans[i].first);
-    spanEnd = std::max(spanEnd, spans[i].second);
-  }
-  std::vector<size_t> fixed = placedDuring(spanBegin, spanEnd);
+  std::vector<size_t> fixed = placedMeeting(core);
   BufferProblem window;
   ExactOptions exact;
   exact.deadline = options.deadline;
@@ -272,244 +270,10 @@ std::optional<Offsets> PeakSweep::run() {
 bool PeakSweep::sweep(bool forward, std::vector<size_t> todo) {
   if (todo.empty())
     return true;
-  // Time as the sweep moves: a buffer arrives when it comes alive and
-  // leaves when it dies, in the sweep's direction.
-  auto arrive = [&](size_t i) {
-    return forward ? spans[i].first : -(spans[i].second - 1);
-  };
-  auto leave = [&](size_t i) {
-    return forward ? spans[i].second : -spans[i].first + 1;
-  };
-  std::stable_sort(todo.begin(), todo.end(), [&](size_t a, size_t b) {
-    if (arrive(a) != arrive(b))
-      return arrive(a) < arrive(b);
-    return buffers[a].size > buffers[b].size;
-  });
-  int spanBegin = numSegments, spanEnd = 0;
-  for (size_t i : todo) {
-    spanBegin = std::min(spanBegin, spans[i].first);
-    spanEnd = std::max(spanEnd, spans[i].second);
-  }
-  // Everything already placed that these buffers can meet, by arrival.
-  std::vector<size_t> obstacles = placedDuring(spanBegin, spanEnd);
-  std::stable_sort(obstacles.begin(), obstacles.end(),
-                   [&](size_t a, size_t b) { return arrive(a) < arrive(b); });
-
-  // The sweep's state, with a trail so that a repair can take arrivals
-  // back.
-  // What x may not overlap at its arrival: the live buffers, by offset, and
-  // the obstacles arriving during its life.
-  struct Blocked {
-    int64_t offset, end;
-    int leave;
-    size_t index;
-    bool operator<(const Blocked &other) const { return offset < other.offset; }
-  };
-  std::vector<Blocked> liveByOffset;
-  std::multimap<int, size_t> byLeave;
-  size_t admitted = 0; // Obstacles already in liveByOffset (or gone).
-  enum class Op { Add, Depart, Admit };
-  std::vector<std::pair<Op, size_t>> trail;
-  auto insert = [&](size_t i) {
-    Blocked entry{offsets[i], offsets[i] + buffers[i].size, leave(i), i};
-    liveByOffset.insert(std::upper_bound(liveByOffset.begin(),
-                                         liveByOffset.end(), entry),
-                        entry);
-    byLeave.emplace(leave(i), i);
-  };
-  auto erase = [&](size_t i) {
-    auto at = std::lower_bound(liveByOffset.begin(), liveByOffset.end(),
-                               Blocked{offsets[i], 0, 0, 0});
-    for (; at != liveByOffset.end() && at->offset == offsets[i]; ++at)
-      if (at->index == i) {
-        liveByOffset.erase(at);
-        break;
-      }
-    auto [lo, hi] = byLeave.equal_range(leave(i));
-    for (auto it = lo; it != hi; ++it)
-      if (it->second == i) {
-        byLeave.erase(it);
-        break;
-      }
-  };
-  auto advanceTo = [&](int t) {
-    while (!byLeave.empty() && byLeave.begin()->first <= t) {
-      size_t i = byLeave.begin()->second;
-      erase(i);
-      trail.push_back({Op::Depart, i});
-    }
-    for (; admitted < obstacles.size() && arrive(obstacles[admitted]) <= t;
-         ++admitted) {
-      size_t i = obstacles[admitted];
-      trail.push_back({Op::Admit, i});
-      if (leave(i) > t)
-        insert(i);
-    }
-  };
-  auto undoTo = [&](size_t mark) {
-    while (trail.size() > mark) {
-      auto [op, i] = trail.back();
-      trail.pop_back();
-      if (op == Op::Depart) {
-        insert(i);
-        continue;
-      }
-      erase(i);
-      if (op == Op::Admit)
-        --admitted;
-      else
-        offsets[i] = -1;
-    }
-  };
-  std::vector<size_t> marks(todo.size(), 0);
-
-  std::vector<Blocked> withObstacles;
-  auto bestGap = [&](size_t x) -> std::optional<int64_t> {
-    const std::vector<Blocked> *blockedPtr = &liveByOffset;
-    if (admitted < obstacles.size() &&
-        arrive(obstacles[admitted]) < leave(x)) {
-      withObstacles = liveByOffset;
-      for (size_t k = admitted;
-           k < obstacles.size() && arrive(obstacles[k]) < leave(x); ++k) {
-        size_t i = obstacles[k];
-        withObstacles.push_back(
-            {offsets[i], offsets[i] + buffers[i].size, leave(i), i});
-      }
-      std::sort(withObstacles.begin(), withObstacles.end());
-      blockedPtr = &withObstacles;
-    }
-    const std::vector<Blocked> &blocked = *blockedPtr;
-    const Buffer &b = buffers[x];
-    int64_t size = b.size, alignment = std::max<int64_t>(b.alignment, 1);
-    int dies = leave(x);
-    constexpr int64_t none = std::numeric_limits<int64_t>::max();
-    int64_t bestOffset = -1, bestScore = none;
-    auto consider = [&](int64_t offset, int64_t score) {
-      if (bestOffset < 0 || score < bestScore ||
-          (score == bestScore && offset < bestOffset)) {
-        bestScore = score;
-        bestOffset = offset;
-      }
-    };
-    int64_t floor = 0;
-    int64_t belowLeave = none; // Nothing below: no neighbour to match.
-    for (size_t k = 0; k <= blocked.size(); ++k) {
-      bool top = k == blocked.size();
-      int64_t ceiling = top ? capacity : std::min(capacity, blocked[k].offset);
-      int64_t low = alignment == 1 ? floor : alignTo(floor, alignment);
-      if (low + size <= ceiling) {
-        // An exact fit leaves no sliver at all: it wins outright.
-        bool exact = !top && low + size == ceiling;
-        int64_t below = belowLeave == none ? none : std::abs(dies - belowLeave);
-        consider(low, exact ? -1 : below);
-        if (!top) {
-          int64_t high = alignDown(ceiling - size, alignment);
-          consider(high, std::abs(dies - int64_t(blocked[k].leave)));
-        }
-      }
-      if (top || blocked[k].offset >= capacity)
-        break;
-      if (blocked[k].end > floor) {
-        floor = blocked[k].end;
-        belowLeave = blocked[k].leave;
-      }
-    }
-    if (bestOffset < 0)
-      return std::nullopt;
-    return bestOffset;
-  };
-  auto placeGreedily = [&](size_t k) {
-    marks[k] = trail.size();
-    size_t x = todo[k];
-    advanceTo(arrive(x));
-    std::optional<int64_t> offset = bestGap(x);
-    if (!offset)
-      return false;
-    offsets[x] = *offset;
-    insert(x);
-    trail.push_back({Op::Add, x});
-    return true;
-  };
-  auto placeAt = [&](size_t k, int64_t offset) {
-    marks[k] = trail.size();
-    size_t x = todo[k];
-    advanceTo(arrive(x));
-    offsets[x] = offset;
-    insert(x);
-    trail.push_back({Op::Add, x});
-  };
-  // Takes back the arrivals in [from, to] (sweep time) and packs them with
-  // the exact search; `next` arrivals are placed so far. The new count of
-  // placed arrivals, or nothing (state unchanged) if the window did not
-  // pack.
-  auto repair = [&](size_t next, int from, int to,
-                    int64_t nodes) -> std::optional<size_t> {
-    size_t first = next, last = next;
-    while (first > 0 && arrive(todo[first - 1]) >= from)
-      --first;
-    while (last < todo.size() && arrive(todo[last]) <= to)
-      ++last;
-    Offsets kept;
-    for (size_t k = first; k < next; ++k)
-      kept.push_back(offsets[todo[k]]);
-    undoTo(marks[first]);
-    BufferProblem window;
-    ExactOptions exact;
-    exact.deadline = options.deadline;
-    exact.nodeLimit = nodes;
-    int freeLeave = arrive(todo[first]);
-    for (size_t k = first; k < last; ++k)
-      freeLeave = std::max(freeLeave, leave(todo[k]));
-    auto fix = [&](size_t i) {
-      window.buffers.push_back(buffers[i]);
-      exact.fixedOffsets.push_back(offsets[i]);
-    };
-    for (const Blocked &live : liveByOffset)
-      if (live.leave > arrive(todo[first]))
-        fix(live.index);
-    for (size_t k = admitted;
-         k < obstacles.size() && arrive(obstacles[k]) < freeLeave; ++k)
-      fix(obstacles[k]);
-    size_t numFixed = window.buffers.size();
-    for (size_t k = first; k < last; ++k) {
-      window.buffers.push_back(buffers[todo[k]]);
-      exact.fixedOffsets.push_back(-1);
-    }
-    ExactResult packed = searchWithinCapacity(window, capacity, exact);
-    if (packed.offsets) {
-      if (options.stats)
-        ++options.stats->repairs;
-      for (size_t k = first; k < last; ++k)
-        placeAt(k, (*packed.offsets)[numFixed + k - first]);
-      return last;
-    }
-    for (size_t k = first; k < next; ++k)
-      placeAt(k, kept[k - first]);
-    return std::nullopt;
-  };
-
-  for (size_t k = 0; k < todo.size();) {
-    if (placeGreedily(k)) {
-      ++k;
-      continue;
-    }
-    undoTo(marks[k]);
-    int t = arrive(todo[k]);
-    std::optional<size_t> next;
-    for (int grow = 0; grow <= options.repairGrowth && !next; ++grow) {
-      if (!timeLeft())
-        return false;
-      next = repair(k, t - (options.repairBefore << grow),
-                    t + (options.repairAfter << grow),
-                    options.repairNodes);
-    }
-    if (!next) {
-      failedAt = forward ? t : -t;
-      return false;
-    }
-    k = *next;
-  }
-  return true;
+  std::vector<size_t> obstacles = placedMeeting(todo);
+  SweepSpace space{buffers, spans, offsets, capacity, options};
+  return sweepInArrivalOrder(space, forward, std::move(todo),
+                             std::move(obstacles), failedAt);
 }
 
 std::optional<Offsets> PeakSweep::pack(int64_t capacity) {

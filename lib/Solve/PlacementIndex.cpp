@@ -214,34 +214,15 @@ int64_t PlacementIndex::tightestFit(size_t buffer) const {
   Query query;
   collect(buffer, query);
   const Buffer &b = problem.buffers[buffer];
-  constexpr int64_t unbounded = std::numeric_limits<int64_t>::max();
-  // Bounded scan: fragmented address spaces could have many gaps, and past a
-  // few dozen the tightest one rarely changes. Gaps are visited bottom up,
-  // so one set of cursors serves the whole scan.
-  constexpr int maxGaps = 64;
+  // Gaps are visited bottom up, so one set of cursors serves the whole scan.
   RunCursors cursors(query.sets);
-  int64_t best = -1, bestSlack = unbounded;
-  int64_t from = 0;
-  for (int gaps = 0; gaps < maxGaps; ++gaps) {
-    int64_t offset = cursors.lowestFit(from, b.size, b.alignment);
-    int64_t gapEnd = unbounded;
+  int64_t best = tightestGap(b.size, [&](int64_t from) {
+    Gap gap{cursors.lowestFit(from, b.size, b.alignment), kOpenTop};
     for (size_t i = 0; i < cursors.size(); ++i)
-      if (const auto *run = cursors.firstEndingAfter(i, offset))
-        gapEnd = std::min(gapEnd, run->first);
-    if (gapEnd == unbounded) {
-      if (best < 0)
-        best = offset;
-      break;
-    }
-    int64_t slack = gapEnd - offset - b.size;
-    if (slack < bestSlack) {
-      bestSlack = slack;
-      best = offset;
-      if (slack == 0)
-        break;
-    }
-    from = gapEnd;
-  }
+      if (const auto *run = cursors.firstEndingAfter(i, gap.offset))
+        gap.end = std::min(gap.end, run->first);
+    return gap;
+  });
   if (best < 0) // Gap budget exhausted: fall back to first fit.
     best = RunCursors(query.sets).lowestFit(0, b.size, b.alignment);
   return best;

@@ -28,6 +28,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace coreai::solvers {
@@ -46,6 +47,42 @@ private:
   // the node (see PlacementIndex::Node).
   llvm::SmallVector<AddressRun, 1> ranges;
 };
+
+/// A free gap for a buffer: the lowest offset where it fits at or above
+/// some address, and where the free space there ends (kOpenTop: nothing is
+/// placed above).
+struct Gap {
+  int64_t offset, end;
+};
+constexpr int64_t kOpenTop = std::numeric_limits<int64_t>::max();
+
+/// The tightest-fit policy over gaps visited bottom up, `nextGap(from)`
+/// giving the gap at or above `from`: the one leaving the least slack above
+/// `size` bytes wins (the lowest on ties, an exact fit at once), the open top
+/// only when nothing below fits. Bounded: fragmented address spaces could
+/// have many gaps, and past a few dozen the tightest one rarely changes.
+/// -1 when the bound is reached with no gap found.
+template <typename NextGap> int64_t tightestGap(int64_t size, NextGap nextGap) {
+  constexpr int maxGaps = 64;
+  int64_t best = -1, bestSlack = kOpenTop, from = 0;
+  for (int gaps = 0; gaps < maxGaps; ++gaps) {
+    Gap gap = nextGap(from);
+    if (gap.end == kOpenTop) {
+      if (best < 0)
+        best = gap.offset;
+      break;
+    }
+    int64_t slack = gap.end - gap.offset - size;
+    if (slack < bestSlack) {
+      bestSlack = slack;
+      best = gap.offset;
+      if (slack == 0)
+        break;
+    }
+    from = gap.end;
+  }
+  return best;
+}
 
 class PlacementIndex {
 public:

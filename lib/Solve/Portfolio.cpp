@@ -77,109 +77,199 @@ std::optional<Offsets> packCoreThenRest(const BufferProblem &problem,
   return offsets;
 }
 
-} // namespace
+using OrderFn = std::vector<size_t> (*)(const BufferProblem &);
 
-Offsets portfolio(const BufferProblem &problem, int64_t target,
-                  Clock::time_point deadline) {
-  Clock::time_point begin = Clock::now();
-  using OrderFn = std::vector<size_t> (*)(const BufferProblem &);
-  // Cheapest and most often best first: the deadline may cut the list.
-  const std::pair<OrderFn, Fit> strategies[] = {
-      {orderBySize, Fit::Lowest},
-      {orderByPeakFirst, Fit::Lowest},
-      {orderBySizeWeightedByLifetime, Fit::Lowest},
-      {orderByBreadth, Fit::Tightest},
-      {orderBySize, Fit::Tightest},
-      {orderByArea, Fit::Lowest},      {orderBySizeClass, Fit::Lowest},
-      {orderByLifetime, Fit::Lowest},
-  };
+/// Cheapest and most often best first: the deadline may cut the list.
+const std::pair<OrderFn, Fit> strategies[] = {
+    {orderBySize, Fit::Lowest},
+    {orderByPeakFirst, Fit::Lowest},
+    {orderBySizeWeightedByLifetime, Fit::Lowest},
+    {orderByBreadth, Fit::Tightest},
+    {orderBySize, Fit::Tightest},
+    {orderByArea, Fit::Lowest},
+    {orderBySizeClass, Fit::Lowest},
+    {orderByLifetime, Fit::Lowest},
+};
+
+/// The packings tried so far, the best of them, and the starts for
+/// iterated greedy; portfolio() runs the passes in a fixed order.
+class Portfolio {
+public:
+  Portfolio(const BufferProblem &problem, int64_t target,
+            Clock::time_point deadline)
+      : problem(problem), target(target), deadline(deadline),
+        begin(Clock::now()) {}
+
+  Offsets run();
+
+private:
+  const Offsets &bestOffsets() const { return tried[best].offsets; }
+  bool done() const {
+    return tried[best].heap <= target || Clock::now() >= deadline;
+  }
+  void keep(Offsets offsets, std::vector<size_t> order);
+  /// A start for iterated greedy as well.
+  void keepAsStart(Offsets offsets, std::vector<size_t> order) {
+    starts.push_back(tried.size());
+    keep(std::move(offsets), std::move(order));
+  }
+  void consider(std::vector<size_t> order, Fit fit);
+  void iterate(size_t start);
+  std::vector<size_t> rankStarts() const;
+  void sweep(const std::vector<size_t> &bySize);
+  void packLargestExactly(const std::vector<size_t> &bySize);
+  void afterGreedyBySize();
+  void iterateMostPromising();
+  void repackTopWindows();
+
+  const BufferProblem &problem;
+  const int64_t target;
+  const Clock::time_point deadline, begin;
   std::vector<Candidate> tried;
   size_t best = 0;
-  auto keep = [&](Offsets offsets, std::vector<size_t> order) {
-    int64_t heap = heapOf(problem, offsets);
-    tried.push_back(Candidate{std::move(offsets), std::move(order), heap});
-    if (tried[best].heap > heap)
-      best = tried.size() - 1;
-  };
-  // The first pass always completes: there must be a packing to return.
-  // Later ones give up at the deadline.
-  auto consider = [&](std::vector<size_t> order, Fit fit) {
-    std::optional<Offsets> offsets =
-        tried.empty() ? placeInOrder(problem, order, fit)
-                      : placeInOrder(problem, order, fit, deadline);
-    if (offsets)
-      keep(std::move(*offsets), std::move(order));
-  };
-  auto done = [&] {
-    return tried[best].heap <= target || Clock::now() >= deadline;
-  };
-
-  // Iterated greedy from one packing. The sequence of orders depends only
-  // on the input; the deadline (a safety cap) only decides how many rounds
-  // run.
-  constexpr int maxRounds = 16;
-  auto iterate = [&](size_t start) {
-    Candidate from = tried[start];
-    for (int round = 0; round < maxRounds; ++round) {
-      int64_t band = std::max<int64_t>(1, (from.heap - target) / 2);
-      std::vector<size_t> order =
-          promoteTopBuffers(problem, from, from.heap - band);
-      std::optional<Candidate> next;
-      for (Fit fit : {Fit::Lowest, Fit::Tightest}) {
-        if (done())
-          return;
-        size_t before = tried.size();
-        consider(order, fit);
-        if (tried.size() > before && (!next || tried.back().heap < next->heap))
-          next = tried.back();
-      }
-      if (!next || next->heap >= from.heap)
-        return;
-      from = std::move(*next);
-    }
-  };
-  // Starts by heap; among equal heaps, the packing with the fewest buffers
-  // reaching into the top band first: fewer have to move down.
+  /// Packings iterated greedy may start from, in the order they came.
   std::vector<size_t> starts;
   std::vector<char> iterated;
-  auto rankStarts = [&] {
-    std::vector<size_t> crowding(tried.size(), 0);
-    for (size_t i : starts) {
-      int64_t band = std::max<int64_t>(1, (tried[i].heap - target) / 2);
-      for (size_t j = 0; j < problem.buffers.size(); ++j)
-        crowding[i] += tried[i].offsets[j] + problem.buffers[j].size >
-                       tried[i].heap - band;
-    }
-    std::vector<size_t> ranked = starts;
-    std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
-      if (tried[a].heap != tried[b].heap)
-        return tried[a].heap < tried[b].heap;
-      return crowding[a] < crowding[b];
-    });
-    return ranked;
-  };
+};
 
-  // Large traces: exact cores at the load's peaks and sweeps between them
-  // (PeakSweep.cpp), right after greedy-by-size, with half of what is
-  // left. The first probe may take as long as that pass did or a quarter
-  // of the budget, whichever is longer: on random 100k buffers at 1 s the
-  // pass takes 0.45 s and the probe 0.25-0.35 s more; on pangu a probe
-  // that packs takes 0.56 s of a 1 s budget whose optimum the later
-  // passes reach at 0.25 s, so there it is better cut.
-  auto sweep = [&](const std::vector<size_t> &bySize) {
-    Clock::time_point now = Clock::now();
-    Clock::time_point first =
-        std::min(deadline, now + std::max((deadline - begin) / 4, now - begin));
-    Clock::time_point half = now + (deadline - now) / 2;
+void Portfolio::keep(Offsets offsets, std::vector<size_t> order) {
+  int64_t heap = heapOf(problem, offsets);
+  tried.push_back(Candidate{std::move(offsets), std::move(order), heap});
+  if (tried[best].heap > heap)
+    best = tried.size() - 1;
+}
+
+/// The first pass always completes: there must be a packing to return.
+/// Later ones give up at the deadline.
+void Portfolio::consider(std::vector<size_t> order, Fit fit) {
+  std::optional<Offsets> offsets =
+      tried.empty() ? placeInOrder(problem, order, fit)
+                    : placeInOrder(problem, order, fit, deadline);
+  if (offsets)
+    keep(std::move(*offsets), std::move(order));
+}
+
+/// Iterated greedy from one packing. The sequence of orders depends only
+/// on the input; the deadline (a safety cap) only decides how many rounds
+/// run.
+void Portfolio::iterate(size_t start) {
+  constexpr int maxRounds = 16;
+  Candidate from = tried[start];
+  for (int round = 0; round < maxRounds; ++round) {
+    int64_t band = std::max<int64_t>(1, (from.heap - target) / 2);
+    std::vector<size_t> order =
+        promoteTopBuffers(problem, from, from.heap - band);
+    std::optional<Candidate> next;
+    for (Fit fit : {Fit::Lowest, Fit::Tightest}) {
+      if (done())
+        return;
+      size_t before = tried.size();
+      consider(order, fit);
+      if (tried.size() > before && (!next || tried.back().heap < next->heap))
+        next = tried.back();
+    }
+    if (!next || next->heap >= from.heap)
+      return;
+    from = std::move(*next);
+  }
+}
+
+/// Starts by heap; among equal heaps, the packing with the fewest buffers
+/// reaching into the top band first: fewer have to move down.
+std::vector<size_t> Portfolio::rankStarts() const {
+  std::vector<size_t> crowding(tried.size(), 0);
+  for (size_t i : starts) {
+    int64_t band = std::max<int64_t>(1, (tried[i].heap - target) / 2);
+    for (size_t j = 0; j < problem.buffers.size(); ++j)
+      crowding[i] +=
+          tried[i].offsets[j] + problem.buffers[j].size > tried[i].heap - band;
+  }
+  std::vector<size_t> ranked = starts;
+  std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+    if (tried[a].heap != tried[b].heap)
+      return tried[a].heap < tried[b].heap;
+    return crowding[a] < crowding[b];
+  });
+  return ranked;
+}
+
+/// Large traces: exact cores at the load's peaks and sweeps between them
+/// (PeakSweep.cpp), right after greedy-by-size, with half of what is
+/// left. The first probe may take as long as that pass did or a quarter
+/// of the budget, whichever is longer: on random 100k buffers at 1 s the
+/// pass takes 0.45 s and the probe 0.25-0.35 s more; on pangu a probe
+/// that packs takes 0.56 s of a 1 s budget whose optimum the later
+/// passes reach at 0.25 s, so there it is better cut.
+void Portfolio::sweep(const std::vector<size_t> &bySize) {
+  Clock::time_point now = Clock::now();
+  Clock::time_point first =
+      std::min(deadline, now + std::max((deadline - begin) / 4, now - begin));
+  Clock::time_point half = now + (deadline - now) / 2;
+  int64_t before = tried[best].heap;
+  Offsets packed = lowerByPeakSweeps(problem, tried[best].offsets, target,
+                                     first, std::max(first, half));
+  if (heapOf(problem, packed) < before)
+    keepAsStart(std::move(packed), bySize);
+}
+
+/// The exact core of the largest buffers, for large traces: cores of
+/// 1024, 2048, ... while they close and improve the heap (a larger core
+/// leaves fewer holes to chance); if even 1024 does not close, 512 and
+/// then 256.
+void Portfolio::packLargestExactly(const std::vector<size_t> &bySize) {
+  bool closed = false;
+  for (size_t k = 1024; 4 * k <= bySize.size() && !done(); k *= 2) {
+    auto offsets = packCoreThenRest(problem, bySize, k, deadline);
+    if (!offsets)
+      break;
     int64_t before = tried[best].heap;
-    Offsets packed = lowerByPeakSweeps(problem, tried[best].offsets, target,
-                                       first, std::max(first, half));
-    if (heapOf(problem, packed) < before) {
-      starts.push_back(tried.size());
-      keep(std::move(packed), bySize);
+    keepAsStart(std::move(*offsets), bySize);
+    closed = true;
+    if (tried[best].heap >= before)
+      break;
+  }
+  for (size_t k = 512; !closed && k >= 256 && 4 * k <= bySize.size() && !done();
+       k /= 2)
+    if (auto offsets = packCoreThenRest(problem, bySize, k, deadline)) {
+      keepAsStart(std::move(*offsets), bySize);
+      closed = true;
     }
-  };
+}
 
+/// What runs right after greedy-by-size, from its order.
+void Portfolio::afterGreedyBySize() {
+  // A copy: `tried` grows below.
+  std::vector<size_t> bySize = tried.front().order;
+  if (problem.buffers.size() >= 4096) {
+    sweep(bySize);
+    if (done())
+      return;
+  }
+  packLargestExactly(bySize);
+}
+
+/// The slower passes can wait: iterated greedy from the most promising of
+/// the fast ones first (pangu: optimal from peak-first; random 100k
+/// buffers: from size weighted by lifetime).
+void Portfolio::iterateMostPromising() {
+  std::vector<size_t> ranked = rankStarts();
+  iterated.assign(tried.size(), 0);
+  iterated[ranked.front()] = 1;
+  iterate(ranked.front());
+}
+
+/// Large traces: windows around the top re-packed exactly, with half of
+/// what is left (WindowRepack.cpp); after every pass, since on some traces
+/// a slower pass reaches the bound (iopddl-Y: by-breadth).
+void Portfolio::repackTopWindows() {
+  WindowRepackOptions windows;
+  windows.deadline = Clock::now() + (deadline - Clock::now()) / 2;
+  windows.depth = std::max<int64_t>(1, tried[best].heap / 8);
+  keep(repackWindows(problem, tried[best].offsets, target, windows),
+       tried[best].order);
+}
+
+Offsets Portfolio::run() {
   for (size_t s = 0; s < std::size(strategies); ++s) {
     const auto &[orderFn, fit] = strategies[s];
     size_t before = tried.size();
@@ -187,64 +277,22 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
     if (tried.size() > before)
       starts.push_back(before);
     if (done())
-      return tried[best].offsets;
+      return bestOffsets();
     if (s == 0) {
-      // Greedy-by-size's order (a copy: `tried` grows below).
-      std::vector<size_t> bySize = tried.front().order;
-      if (problem.buffers.size() >= 4096) {
-        sweep(bySize);
-        if (done())
-          return tried[best].offsets;
-      }
-      // The exact core of the largest buffers, for large traces:
-      // cores of 1024, 2048, ... while they close and improve the heap (a
-      // larger core leaves fewer holes to chance); if even 1024 does not
-      // close, 512 and then 256.
-      bool closed = false;
-      for (size_t k = 1024; 4 * k <= bySize.size() && !done(); k *= 2) {
-        auto offsets = packCoreThenRest(problem, bySize, k, deadline);
-        if (!offsets)
-          break;
-        int64_t before = tried[best].heap;
-        starts.push_back(tried.size());
-        keep(std::move(*offsets), bySize);
-        closed = true;
-        if (tried[best].heap >= before)
-          break;
-      }
-      for (size_t k = 512;
-           !closed && k >= 256 && 4 * k <= bySize.size() && !done(); k /= 2)
-        if (auto offsets = packCoreThenRest(problem, bySize, k, deadline)) {
-          starts.push_back(tried.size());
-          keep(std::move(*offsets), bySize);
-          closed = true;
-        }
+      afterGreedyBySize();
       if (done())
-        return tried[best].offsets;
+        return bestOffsets();
     }
     if (s == 2) {
-      // The slower passes can wait: iterated greedy from the most promising
-      // of the fast ones first (pangu: optimal from peak-first; random 100k
-      // buffers: from size weighted by lifetime).
-      std::vector<size_t> ranked = rankStarts();
-      iterated.assign(tried.size(), 0);
-      iterated[ranked.front()] = 1;
-      iterate(ranked.front());
+      iterateMostPromising();
       if (done())
-        return tried[best].offsets;
+        return bestOffsets();
     }
   }
-  // Large traces: windows around the top re-packed exactly, with half of
-  // what is left (WindowRepack.cpp); after every pass, since on some traces
-  // a slower pass reaches the bound (iopddl-Y: by-breadth).
   if (problem.buffers.size() >= 4096) {
-    WindowRepackOptions windows;
-    windows.deadline = Clock::now() + (deadline - Clock::now()) / 2;
-    windows.depth = std::max<int64_t>(1, tried[best].heap / 8);
-    keep(repackWindows(problem, tried[best].offsets, target, windows),
-         tried[best].order);
+    repackTopWindows();
     if (done())
-      return tried[best].offsets;
+      return bestOffsets();
   }
   iterated.resize(tried.size(), 0);
   for (size_t start : rankStarts()) {
@@ -254,7 +302,14 @@ Offsets portfolio(const BufferProblem &problem, int64_t target,
     if (done())
       break;
   }
-  return tried[best].offsets;
+  return bestOffsets();
+}
+
+} // namespace
+
+Offsets portfolio(const BufferProblem &problem, int64_t target,
+                  Clock::time_point deadline) {
+  return Portfolio(problem, target, deadline).run();
 }
 
 } // namespace coreai::solvers

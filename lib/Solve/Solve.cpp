@@ -7,30 +7,63 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <algorithm>
+#include <iterator>
+#include <utility>
 
 namespace coreai {
 
+namespace {
+
+/// Every algorithm, in the order the help lists them: its name, its help
+/// and, for the one-pass heuristics, the pass (`best` has its own driver).
+struct AlgorithmInfo {
+  Algorithm algorithm;
+  const char *name;
+  const char *help;
+  solvers::Offsets (*pass)(const BufferProblem &);
+};
+
+const AlgorithmInfo algorithms[] = {
+    {Algorithm::Naive, "naive", "no reuse: buffers end to end",
+     solvers::placeNaive},
+    {Algorithm::GreedyBySize, "greedy-by-size", "largest first, lowest offset",
+     solvers::greedyBySize},
+    {Algorithm::GreedyByBreadth, "greedy-by-breadth", "busiest time first",
+     solvers::greedyByBreadth},
+    {Algorithm::BestFit, "best-fit", "best-fit decreasing", solvers::bestFit},
+    {Algorithm::Best, "best", "the heuristics, then the exact search", nullptr},
+};
+
+const AlgorithmInfo &infoOf(Algorithm algorithm) {
+  for (const AlgorithmInfo &info : algorithms)
+    if (info.algorithm == algorithm)
+      return info;
+  llvm_unreachable("unknown algorithm");
+}
+
+/// The command-line values of every algorithm (ValuesClass takes only an
+/// initializer list).
+template <size_t... I>
+llvm::cl::ValuesClass valuesOf(std::index_sequence<I...>) {
+  return llvm::cl::ValuesClass({llvm::cl::OptionEnumValue{
+      algorithms[I].name, int(algorithms[I].algorithm),
+      algorithms[I].help}...});
+}
+
+} // namespace
+
 const std::vector<Algorithm> &allAlgorithms() {
-  static const std::vector<Algorithm> all = {
-      Algorithm::Naive, Algorithm::GreedyBySize, Algorithm::GreedyByBreadth,
-      Algorithm::BestFit, Algorithm::Best};
+  static const std::vector<Algorithm> all = [] {
+    std::vector<Algorithm> list;
+    for (const AlgorithmInfo &info : algorithms)
+      list.push_back(info.algorithm);
+    return list;
+  }();
   return all;
 }
 
 llvm::StringRef algorithmName(Algorithm algorithm) {
-  switch (algorithm) {
-  case Algorithm::Naive:
-    return "naive";
-  case Algorithm::GreedyBySize:
-    return "greedy-by-size";
-  case Algorithm::GreedyByBreadth:
-    return "greedy-by-breadth";
-  case Algorithm::BestFit:
-    return "best-fit";
-  case Algorithm::Best:
-    return "best";
-  }
-  llvm_unreachable("unknown algorithm");
+  return infoOf(algorithm).name;
 }
 
 std::string algorithmList() {
@@ -41,16 +74,7 @@ std::string algorithmList() {
 }
 
 llvm::cl::ValuesClass algorithmValues() {
-  auto value = [](Algorithm algorithm, llvm::StringRef help) {
-    return llvm::cl::OptionEnumValue{algorithmName(algorithm), int(algorithm),
-                                     help};
-  };
-  return llvm::cl::ValuesClass(
-      {value(Algorithm::Naive, "no reuse: buffers end to end"),
-       value(Algorithm::GreedyBySize, "largest first, lowest offset"),
-       value(Algorithm::GreedyByBreadth, "busiest time first"),
-       value(Algorithm::BestFit, "best-fit decreasing"),
-       value(Algorithm::Best, "the heuristics, then the exact search")});
+  return valuesOf(std::make_index_sequence<std::size(algorithms)>());
 }
 
 std::optional<Algorithm> parseAlgorithm(llvm::StringRef name) {
@@ -162,23 +186,10 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   auto begin = Clock::now();
   int64_t bound = lowerBound(problem);
   Outcome outcome;
-  switch (options.algorithm) {
-  case Algorithm::Naive:
-    outcome.offsets = placeNaive(problem);
-    break;
-  case Algorithm::GreedyBySize:
-    outcome.offsets = greedyBySize(problem);
-    break;
-  case Algorithm::GreedyByBreadth:
-    outcome.offsets = greedyByBreadth(problem);
-    break;
-  case Algorithm::BestFit:
-    outcome.offsets = bestFit(problem);
-    break;
-  case Algorithm::Best:
+  if (options.algorithm == Algorithm::Best)
     outcome = solveBest(problem, bound, begin, options);
-    break;
-  }
+  else
+    outcome.offsets = infoOf(options.algorithm).pass(problem);
 
   SolveResult result;
   result.provenLowerBound = std::max(bound, outcome.provenLowerBound);
@@ -199,9 +210,9 @@ SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
   // A heuristic that overflows the capacity has not found a packing.
   if (problem.capacity > 0 && plan.heap > problem.capacity)
     return result;
-  if (auto violation = verifyPlan(problem, plan)) {
-    result.internalError =
-        plan.algorithm + " produced an invalid plan: " + *violation;
+  if (llvm::Error violation = verifyPlan(problem, plan)) {
+    result.internalError = plan.algorithm + " produced an invalid plan: " +
+                           llvm::toString(std::move(violation));
     return result;
   }
   result.plan = std::move(plan);

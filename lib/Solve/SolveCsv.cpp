@@ -51,9 +51,9 @@ llvm::Expected<SolveCsvAnswer> runSolveCsv(const SolveCsvRequest &request,
     return SolveCsvAnswer::NoPacking;
   }
   const Plan &plan = *result.plan;
-  if (auto violation = verifyPlan(*problem, plan))
-    return llvm::make_error<SolveInternalError>("plan failed verification: " +
-                                                *violation);
+  if (llvm::Error violation = verifyPlan(*problem, plan))
+    return llvm::make_error<SolveInternalError>(
+        "plan failed verification: " + llvm::toString(std::move(violation)));
   out << llvm::formatv(
       "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
       "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"

@@ -246,6 +246,27 @@ Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,
                           int64_t bound, Clock::time_point firstDeadline,
                           Clock::time_point deadline);
 
+/// What a sweep between the peak sweep's cores works on: the buffers, their
+/// spans on the time axis (segments), the offsets placed so far (-1: not
+/// yet) and the capacity.
+struct SweepSpace {
+  const std::vector<Buffer> &buffers;
+  const std::vector<std::pair<int, int>> &spans;
+  Offsets &offsets;
+  int64_t capacity;
+  /// Read as the sweep moves (the deadline may change between calls).
+  const PeakSweepOptions &options;
+};
+
+/// Places `todo` in the order its buffers come alive (going forward in
+/// time, or backward from their ends), around `obstacles` (placed buffers
+/// they can meet), with exact repairs where no gap fits (Sweep.cpp). False
+/// if a repair did not pack, with `failedAt` the segment where it gave up,
+/// or if the deadline passed; the offsets of `todo` are then partial.
+bool sweepInArrivalOrder(const SweepSpace &space, bool forward,
+                         std::vector<size_t> todo,
+                         std::vector<size_t> obstacles, int &failedAt);
+
 //===- Minimise (Minimise.cpp) --------------------------------------------===//
 
 /// One resumable search for a packing within a capacity, as the minimising

@@ -477,14 +477,15 @@ llvm::Expected<const ManifestEntry *> Planner::plan(const PlanJob &job) {
   // Every plan that leaves the tool is checked here, whoever made it.
   if (observer)
     observer->stage(job, "verifying");
-  if (auto violation =
+  if (llvm::Error violation =
           entry->binOf.empty()
               ? verifyPlan(entry->problem, entry->plan)
               : verifyBorrowedPlan(entry->problem, entry->outputBins,
                                    entry->binOf, entry->plan))
-    return bundleError(PlanFailure::Internal,
-                       "plan of @" + job.plannedName +
-                           " failed verification: " + *violation);
+    return bundleError(
+        PlanFailure::Internal,
+        "plan of @" + job.plannedName +
+            " failed verification: " + llvm::toString(std::move(violation)));
   record(std::move(*entry), job.plannedName);
   return finished(started);
 }

@@ -1,5 +1,6 @@
 //===- BorrowTest.cpp - Packing into the heap and the outputs' storage ----===//
 #include "coreai-plan/Borrow.h"
+#include "PlanChecks.h"
 
 #include <catch2/catch.hpp>
 
@@ -86,25 +87,26 @@ TEST_CASE("the verifier refuses a buffer that outlives its output's bin",
   Plan plan;
   plan.offsets = {0, 0};
   plan.heap = 64;
-  CHECK_FALSE(verifyBorrowedPlan(problem, bins, {0, -1}, plan));
-  auto late = verifyBorrowedPlan(problem, bins, {-1, 0}, plan);
-  REQUIRE(late);
-  CHECK_THAT(*late, Catch::Contains("is in output 4, whose own value is "
-                                    "written at 2"));
-  auto overlap = verifyBorrowedPlan(
-      problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
-      plan);
-  REQUIRE(overlap);
-  CHECK_THAT(*overlap, Catch::Contains("output 4"));
-  CHECK_THAT(*overlap, Catch::Contains("overlaps"));
+  CHECK(violationOf(verifyBorrowedPlan(problem, bins, {0, -1}, plan)) == "");
+  std::string late =
+      violationOf(verifyBorrowedPlan(problem, bins, {-1, 0}, plan));
+  REQUIRE(late != "");
+  CHECK_THAT(late, Catch::Contains("is in output 4, whose own value is "
+                                   "written at 2"));
+  std::string overlap = violationOf(
+      verifyBorrowedPlan(problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}),
+                         bins, {0, 0}, plan));
+  REQUIRE(overlap != "");
+  CHECK_THAT(overlap, Catch::Contains("output 4"));
+  CHECK_THAT(overlap, Catch::Contains("overlaps"));
   plan.offsets = {64, 0};
-  CHECK_FALSE(verifyBorrowedPlan(
-      problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
-      plan));
+  CHECK(violationOf(verifyBorrowedPlan(
+            problemOf({{"a", 0, 2, 64, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
+            plan)) == "");
   plan.offsets = {96, 0}; // inside, but not a multiple of 64
-  CHECK(verifyBorrowedPlan(
-      problemOf({{"a", 0, 2, 32, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
-      plan));
+  CHECK(violationOf(verifyBorrowedPlan(
+            problemOf({{"a", 0, 2, 32, 64}, {"b", 1, 2, 64, 64}}), bins, {0, 0},
+            plan)) != "");
 }
 
 TEST_CASE("borrowing bound and plans against brute force", "[borrow][property]") {
@@ -127,8 +129,8 @@ TEST_CASE("borrowing bound and plans against brute force", "[borrow][property]")
     INFO("round " << round);
     BorrowResult result = solveWithBorrowing(problem, bins, {});
     REQUIRE(result.plan);
-    REQUIRE_FALSE(
-        verifyBorrowedPlan(problem, bins, result.binOf, *result.plan));
+    REQUIRE(violationOf(verifyBorrowedPlan(problem, bins, result.binOf,
+                                           *result.plan)) == "");
     int64_t optimum = bruteForceHeap(problem, bins);
     int64_t bound = borrowingLowerBound(problem, bins);
     CHECK(bound <= optimum);

@@ -43,35 +43,37 @@ TEST_CASE("columns may come in any order", "[csv]") {
 }
 
 TEST_CASE("CSV errors name the file and line", "[csv]") {
-  CHECK(errorOf("") == "P.csv:1: empty input: expected header "
-                       "id,lower,upper,size");
-  CHECK(errorOf("id,lower,upper\na,0,1\n") ==
-        "P.csv:1: missing column 'size' (expected header id,lower,upper,size)");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,4\nb,0,1\n") ==
-        "P.csv:3: expected 4 fields, found 3");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,4,5\n") ==
-        "P.csv:2: expected 4 fields, found 5");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,four\n") ==
-        "P.csv:2: 'size' is not a 64-bit integer: 'four'");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,4\nb,0,1,0\n") ==
-        "P.csv:3: size 0 must be positive");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,-4\n") ==
-        "P.csv:2: size -4 must be positive");
-  CHECK(errorOf("id,lower,upper,size\na,5,5,4\n") ==
-        "P.csv:2: upper 5 must be greater than lower 5 (intervals are "
-        "[lower, upper))");
-  CHECK(errorOf("id,lower,upper,size\na,5,3,4\n") ==
-        "P.csv:2: upper 3 must be greater than lower 5 (intervals are "
-        "[lower, upper))");
-  CHECK(errorOf("id,lower,upper,size\na,-1,3,4\n") ==
-        "P.csv:2: lower -1 is negative");
-  CHECK(errorOf("id,lower,upper,size\na,0,3,4\n\na,1,2,4\n") ==
-        "P.csv:4: duplicate id 'a'");
-  CHECK(errorOf("id,lower,upper,size\n,0,3,4\n") == "P.csv:2: empty id");
-  CHECK(errorOf("id,lower,upper,size\na,0,1,99999999999999999999\n") ==
-        "P.csv:2: 'size' is not a 64-bit integer: '99999999999999999999'");
-  CHECK(errorOf("id,lower,upper,size,size\na,0,1,4,4\n") ==
-        "P.csv:1: column 'size' appears twice");
+  // Input, and the whole message it gets.
+  const std::pair<const char *, const char *> cases[] = {
+      {"", "P.csv:1: empty input: expected header id,lower,upper,size"},
+      {"id,lower,upper\na,0,1\n",
+       "P.csv:1: missing column 'size' (expected header id,lower,upper,size)"},
+      {"id,lower,upper,size\na,0,1,4\nb,0,1\n",
+       "P.csv:3: expected 4 fields, found 3"},
+      {"id,lower,upper,size\na,0,1,4,5\n",
+       "P.csv:2: expected 4 fields, found 5"},
+      {"id,lower,upper,size\na,0,1,four\n",
+       "P.csv:2: 'size' is not a 64-bit integer: 'four'"},
+      {"id,lower,upper,size\na,0,1,4\nb,0,1,0\n",
+       "P.csv:3: size 0 must be positive"},
+      {"id,lower,upper,size\na,0,1,-4\n", "P.csv:2: size -4 must be positive"},
+      {"id,lower,upper,size\na,5,5,4\n",
+       "P.csv:2: upper 5 must be greater than lower 5 (intervals are [lower, "
+       "upper))"},
+      {"id,lower,upper,size\na,5,3,4\n",
+       "P.csv:2: upper 3 must be greater than lower 5 (intervals are [lower, "
+       "upper))"},
+      {"id,lower,upper,size\na,-1,3,4\n", "P.csv:2: lower -1 is negative"},
+      {"id,lower,upper,size\na,0,3,4\n\na,1,2,4\n",
+       "P.csv:4: duplicate id 'a'"},
+      {"id,lower,upper,size\n,0,3,4\n", "P.csv:2: empty id"},
+      {"id,lower,upper,size\na,0,1,99999999999999999999\n",
+       "P.csv:2: 'size' is not a 64-bit integer: '99999999999999999999'"},
+      {"id,lower,upper,size,size\na,0,1,4,4\n",
+       "P.csv:1: column 'size' appears twice"},
+  };
+  for (auto [text, message] : cases)
+    CHECK(errorOf(text) == std::string(message));
 }
 
 TEST_CASE("sizes whose sum overflows 64 bits are rejected at the row that "

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 #include "../../lib/Solve/Solvers.h"
 
+#include "PlanChecks.h"
+#include "RandomTrace.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -70,67 +72,92 @@ ExactOptions farDeadline() {
   return options;
 }
 
+/// The techniques, numbered as the tests name them: 0 canonical order,
+/// 1 dominance, 2 section inference, 3 decomposition, 4 release dates.
+ExactOptions withTechniques(bool (*on)(int technique, int chosen), int chosen) {
+  ExactOptions options = farDeadline();
+  options.canonicalOrder = on(0, chosen);
+  options.dominance = on(1, chosen);
+  options.sectionInference = on(2, chosen);
+  options.decomposition = on(3, chosen);
+  options.releaseDates = on(4, chosen);
+  return options;
+}
+
+/// Every technique but `off` (every one for -1).
+ExactOptions allBut(int off) {
+  return withTechniques([](int k, int chosen) { return k != chosen; }, off);
+}
+
+ExactOptions only(int on) {
+  return withTechniques([](int k, int chosen) { return k == chosen; }, on);
+}
+
+/// Runs `check(problem, optimum, round)` on `rounds` tiny instances drawn
+/// from `seed`, each with its optimum by brute force.
+template <typename Check>
+void forTinyInstances(uint64_t seed, int rounds, Check check) {
+  std::mt19937_64 rng(seed);
+  for (int round = 0; round < rounds; ++round) {
+    BufferProblem problem = tinyProblem(rng);
+    check(problem, bruteForceOptimum(problem), round);
+  }
+}
+
 void checkExactAt(const BufferProblem &problem, int64_t optimum,
                   const ExactOptions &options) {
   ExactResult fits = searchWithinCapacity(problem, optimum, options);
   REQUIRE(fits.offsets);
-  Plan plan;
-  plan.offsets = *fits.offsets;
-  plan.heap = heapOf(problem, plan.offsets);
-  CHECK(plan.heap <= optimum);
-  CHECK_FALSE(verifyPlan(problem, plan));
+  CHECK(heapOf(problem, *fits.offsets) <= optimum);
+  CHECK(violationOfOffsets(problem, *fits.offsets) == "");
   ExactResult tooSmall = searchWithinCapacity(problem, optimum - 1, options);
   CHECK_FALSE(tooSmall.offsets);
   CHECK(tooSmall.exhausted);
+}
+
+/// checkExactAt on tiny instances from `seed` with `options(k)` for each
+/// technique k (`how`: what it does to k, for the messages).
+void checkEachTechnique(uint64_t seed, ExactOptions (*options)(int),
+                        const char *how) {
+  forTinyInstances(
+      seed, 60, [&](const BufferProblem &problem, int64_t optimum, int round) {
+        for (int k = 0; k < 5; ++k) {
+          INFO("round " << round << ", technique " << k << " " << how);
+          checkExactAt(problem, optimum, options(k));
+        }
+      });
 }
 
 } // namespace
 
 TEST_CASE("exact search equals brute force on tiny instances",
           "[exact][property]") {
-  std::mt19937_64 rng(31337);
-  for (int round = 0; round < 150; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    INFO("round " << round << ", optimum " << optimum);
-    // Not lowerBound(problem): it pads every size, the top buffer needs none.
-    BufferProblem unpadded = problem;
-    for (Buffer &b : unpadded.buffers)
-      b.alignment = 1;
-    REQUIRE(optimum >= lowerBound(unpadded));
-    checkExactAt(problem, optimum, farDeadline());
-  }
+  forTinyInstances(
+      31337, 150, [](const BufferProblem &problem, int64_t optimum, int round) {
+        INFO("round " << round << ", optimum " << optimum);
+        // Not lowerBound(problem): it pads every size, the top buffer needs
+        // none.
+        BufferProblem unpadded = problem;
+        for (Buffer &b : unpadded.buffers)
+          b.alignment = 1;
+        REQUIRE(optimum >= lowerBound(unpadded));
+        checkExactAt(problem, optimum, farDeadline());
+      });
 }
 
 TEST_CASE("each exact technique is sound on its own", "[exact][property]") {
-  std::mt19937_64 rng(4242);
-  for (int round = 0; round < 60; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    for (int off = 0; off < 5; ++off) {
-      ExactOptions options = farDeadline();
-      options.canonicalOrder = off != 0;
-      options.dominance = off != 1;
-      options.sectionInference = off != 2;
-      options.decomposition = off != 3;
-      options.releaseDates = off != 4;
-      INFO("round " << round << ", technique " << off << " off");
-      checkExactAt(problem, optimum, options);
-    }
-  }
+  checkEachTechnique(4242, allBut, "off");
 }
 
 TEST_CASE("best minimises to the brute-force optimum and proves it",
           "[exact][solve]") {
-  std::mt19937_64 rng(8);
-  for (int round = 0; round < 60; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    SolveResult result = solve(problem, {Algorithm::Best, 5000});
-    REQUIRE(result.plan);
-    CHECK(result.plan->heap == optimum);
-    CHECK(result.plan->optimal);
-  }
+  forTinyInstances(
+      8, 60, [](const BufferProblem &problem, int64_t optimum, int) {
+        SolveResult result = solve(problem, {Algorithm::Best, 5000});
+        REQUIRE(result.plan);
+        CHECK(result.plan->heap == optimum);
+        CHECK(result.plan->optimal);
+      });
 }
 
 TEST_CASE("the exact search closes a puzzle at the lower bound", "[exact]") {
@@ -165,11 +192,8 @@ namespace {
 /// Nodes the search needs to prove `capacity` infeasible, summed over
 /// seeded instances, with one technique switched off (or none: off = -1).
 int64_t nodesToExhaust(int off, uint64_t seed, bool twoComponents) {
-  std::mt19937_64 rng(seed);
   int64_t nodes = 0;
-  for (int round = 0; round < 40; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
+  forTinyInstances(seed, 40, [&](BufferProblem problem, int64_t optimum, int) {
     if (twoComponents) {
       // A second copy later in time: independent of the first.
       size_t n = problem.buffers.size();
@@ -181,37 +205,18 @@ int64_t nodesToExhaust(int off, uint64_t seed, bool twoComponents) {
         problem.buffers.push_back(copy);
       }
     }
-    ExactOptions options = farDeadline();
-    options.canonicalOrder = off != 0;
-    options.dominance = off != 1;
-    options.sectionInference = off != 2;
-    options.decomposition = off != 3;
-    options.releaseDates = off != 4;
-    ExactResult result = searchWithinCapacity(problem, optimum - 1, options);
+    ExactResult result =
+        searchWithinCapacity(problem, optimum - 1, allBut(off));
     REQUIRE(result.exhausted);
     nodes += result.nodes;
-  }
+  });
   return nodes;
 }
 
 } // namespace
 
 TEST_CASE("each exact technique alone is sound", "[exact][property]") {
-  std::mt19937_64 rng(777);
-  for (int round = 0; round < 60; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    for (int on = 0; on < 5; ++on) {
-      ExactOptions options = farDeadline();
-      options.canonicalOrder = on == 0;
-      options.dominance = on == 1;
-      options.sectionInference = on == 2;
-      options.decomposition = on == 3;
-      options.releaseDates = on == 4;
-      INFO("round " << round << ", only technique " << on << " on");
-      checkExactAt(problem, optimum, options);
-    }
-  }
+  checkEachTechnique(777, only, "alone");
 }
 
 TEST_CASE("each exact technique prunes", "[exact]") {
@@ -243,20 +248,19 @@ TEST_CASE("a node limit stops the search without claiming exhaustion",
 
 TEST_CASE("interleaved searches resume where they stopped", "[exact]") {
   // Stepping restart by restart ends where one uninterrupted call ends.
-  std::mt19937_64 rng(21);
-  for (int round = 0; round < 20; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    for (int64_t capacity : {optimum - 1, optimum}) {
-      ExactSearch stepped(problem, capacity, farDeadline());
-      while (stepped.step()) {
-      }
-      ExactResult whole = searchWithinCapacity(problem, capacity, farDeadline());
-      CHECK(stepped.result().exhausted == whole.exhausted);
-      CHECK(bool(stepped.result().offsets) == bool(whole.offsets));
-      CHECK(stepped.result().nodes == whole.nodes);
-    }
-  }
+  forTinyInstances(
+      21, 20, [](const BufferProblem &problem, int64_t optimum, int) {
+        for (int64_t capacity : {optimum - 1, optimum}) {
+          ExactSearch stepped(problem, capacity, farDeadline());
+          while (stepped.step()) {
+          }
+          ExactResult whole =
+              searchWithinCapacity(problem, capacity, farDeadline());
+          CHECK(stepped.result().exhausted == whole.exhausted);
+          CHECK(bool(stepped.result().offsets) == bool(whole.offsets));
+          CHECK(stepped.result().nodes == whole.nodes);
+        }
+      });
 }
 
 TEST_CASE("size weighted by lifetime: long-lived buffers ahead of slightly "
@@ -276,10 +280,8 @@ TEST_CASE("size weighted by lifetime: long-lived buffers ahead of slightly "
   CHECK(order == std::vector<size_t>{2, 3, 4, 1, 0});
   CHECK(orderBySize(problem) == std::vector<size_t>{2, 0, 3, 4, 1});
   // Whatever the order, the pass packs validly.
-  Plan plan;
-  plan.offsets = placeInOrder(problem, order, Fit::Lowest);
-  plan.heap = heapOf(problem, plan.offsets);
-  CHECK_FALSE(verifyPlan(problem, plan));
+  CHECK(violationOfOffsets(problem,
+                           placeInOrder(problem, order, Fit::Lowest)) == "");
 }
 
 TEST_CASE("greedy passes give up at their deadline", "[solve]") {
@@ -320,33 +322,28 @@ TEST_CASE("minimising brackets the optimum under any node budget",
   // optimum and the proven bound at most the optimum; with enough nodes
   // both meet it. Aligned instances check that capacities are only rounded
   // to heaps that can occur.
-  std::mt19937_64 rng(31);
-  for (int round = 0; round < 40; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    for (int64_t nodes : {0, 1, 7, 50, 400, 1'000'000}) {
-      INFO("round " << round << ", " << nodes << " nodes");
-      std::vector<std::pair<int64_t, int64_t>> seen;
-      MinimiseResult result = minimiseWithin(problem, nodes, &seen);
-      Plan plan;
-      plan.offsets = std::move(result.offsets);
-      plan.heap = heapOf(problem, plan.offsets);
-      CHECK(plan.heap == result.heap);
-      CHECK_FALSE(verifyPlan(problem, plan));
-      CHECK(result.heap >= optimum);
-      CHECK(result.low <= optimum);
-      CHECK(result.optimal == (result.low == result.heap));
-      // Progress only ever narrows the range.
-      for (size_t k = 1; k < seen.size(); ++k) {
-        CHECK(seen[k].first <= seen[k - 1].first);
-        CHECK(seen[k].second >= seen[k - 1].second);
-      }
-      if (nodes == 1'000'000) {
-        CHECK(result.heap == optimum);
-        CHECK(result.optimal);
-      }
-    }
-  }
+  forTinyInstances(
+      31, 40, [](const BufferProblem &problem, int64_t optimum, int round) {
+        for (int64_t nodes : {0, 1, 7, 50, 400, 1'000'000}) {
+          INFO("round " << round << ", " << nodes << " nodes");
+          std::vector<std::pair<int64_t, int64_t>> seen;
+          MinimiseResult result = minimiseWithin(problem, nodes, &seen);
+          CHECK(heapOf(problem, result.offsets) == result.heap);
+          CHECK(violationOfOffsets(problem, result.offsets) == "");
+          CHECK(result.heap >= optimum);
+          CHECK(result.low <= optimum);
+          CHECK(result.optimal == (result.low == result.heap));
+          // Progress only ever narrows the range.
+          for (size_t k = 1; k < seen.size(); ++k) {
+            CHECK(seen[k].first <= seen[k - 1].first);
+            CHECK(seen[k].second >= seen[k - 1].second);
+          }
+          if (nodes == 1'000'000) {
+            CHECK(result.heap == optimum);
+            CHECK(result.optimal);
+          }
+        }
+      });
 }
 
 TEST_CASE("minimising under a node budget is reproducible and improves",
@@ -356,13 +353,7 @@ TEST_CASE("minimising under a node budget is reproducible and improves",
   // proven bound never passes the heap.
   std::mt19937_64 rng(77);
   for (int round = 0; round < 6; ++round) {
-    BufferProblem problem;
-    for (int i = 0; i < 40; ++i) {
-      int64_t start = int64_t(rng() % 30);
-      problem.buffers.push_back({std::to_string(i), start,
-                                 start + 1 + int64_t(rng() % 12),
-                                 64 * (1 + int64_t(rng() % 16))});
-    }
+    BufferProblem problem = test::randomIntervals(rng, 40, 30, 12, 16, 64);
     int64_t greedy = heapOf(problem, greedyBySize(problem));
     MinimiseResult first = minimiseWithin(problem, 20'000);
     MinimiseResult again = minimiseWithin(problem, 20'000);
@@ -371,25 +362,21 @@ TEST_CASE("minimising under a node budget is reproducible and improves",
     CHECK(first.heap <= greedy);
     CHECK(first.low >= lowerBound(problem));
     CHECK(first.low <= first.heap);
-    Plan plan;
-    plan.offsets = first.offsets;
-    plan.heap = first.heap;
-    CHECK_FALSE(verifyPlan(problem, plan));
+    CHECK(violationOf(verifyPlan(problem, planOf(first.offsets, first.heap))) ==
+          "");
   }
 }
 
 TEST_CASE("best reports the proven lower bound", "[exact][solve]") {
-  std::mt19937_64 rng(12);
-  for (int round = 0; round < 30; ++round) {
-    BufferProblem problem = tinyProblem(rng);
-    int64_t optimum = bruteForceOptimum(problem);
-    SolveResult result = solve(problem, {Algorithm::Best, 5000});
-    REQUIRE(result.plan);
-    CHECK(result.provenLowerBound >= lowerBound(problem));
-    CHECK(result.provenLowerBound <= optimum);
-    if (result.plan->optimal)
-      CHECK(result.provenLowerBound == result.plan->heap);
-  }
+  forTinyInstances(
+      12, 30, [](const BufferProblem &problem, int64_t optimum, int) {
+        SolveResult result = solve(problem, {Algorithm::Best, 5000});
+        REQUIRE(result.plan);
+        CHECK(result.provenLowerBound >= lowerBound(problem));
+        CHECK(result.provenLowerBound <= optimum);
+        if (result.plan->optimal)
+          CHECK(result.provenLowerBound == result.plan->heap);
+      });
 }
 
 namespace {

@@ -1,5 +1,6 @@
 //===- ManifestTest.cpp - Manifest encodings agree and reject bad files ---===//
 #include "coreai-plan/Manifest.h"
+#include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>
@@ -24,7 +25,7 @@ PlannedEntry makeEntry(std::string name, int64_t chunk, int64_t scale) {
   e.plan.lowerBound = lowerBound(e.problem);
   e.plan.optimal = e.plan.heap == e.plan.lowerBound;
   e.plan.algorithm = "best-fit";
-  REQUIRE_FALSE(verifyPlan(e.problem, e.plan));
+  REQUIRE(violationOf(verifyPlan(e.problem, e.plan)) == "");
   return e;
 }
 
@@ -90,7 +91,8 @@ TEST_CASE("read plans still verify", "[manifest]") {
   auto back = readManifestBinary(writeManifestBinary(makeManifest()), "m");
   REQUIRE(bool(back));
   for (const ManifestEntry &entry : back->entries)
-    CHECK_FALSE(verifyPlan(entry.planned.problem, entry.planned.plan));
+    CHECK(violationOf(verifyPlan(entry.planned.problem, entry.planned.plan)) ==
+          "");
 }
 
 TEST_CASE("every truncation of a manifest is rejected", "[manifest]") {

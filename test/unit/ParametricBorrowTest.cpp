@@ -1,4 +1,6 @@
 //===- ParametricBorrowTest.cpp - Parametric plans in outputs' storage ----===//
+#include "ParametricTesting.h"
+#include "PlanChecks.h"
 #include "coreai-plan/Borrow.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Parametric.h"
@@ -8,10 +10,6 @@
 using namespace coreai;
 
 namespace {
-
-SizeExpr expr(std::vector<int64_t> coefficients) {
-  return SizeExpr{std::move(coefficients)};
-}
 
 /// Output 3 (256*S bytes, written at op 6) lends its storage. `x` and `z`
 /// are borrowed there and live together; `y` is in the heap, live with
@@ -24,10 +22,6 @@ std::vector<ParametricBuffer> lent() {
 }
 
 std::vector<ParametricBin> outputThree() { return {{3, expr({0, 256}), 6}}; }
-
-std::string violationOf(const std::optional<std::string> &violation) {
-  return violation ? *violation : "";
-}
 
 } // namespace
 
@@ -54,7 +48,7 @@ TEST_CASE("regions never constrain each other; the heap is the heap's",
   CHECK(plan->binOf() == BinAssignment{0, -1, 0, -1});
   CHECK(plan->binsAt(10) == std::vector<OutputBin>{{3, 2560, 6}});
   CHECK_FALSE(highestOverflow(*plan));
-  CHECK_FALSE(verifyParametricPlan(*plan));
+  CHECK(violationOf(verifyParametricPlan(*plan)) == "");
 }
 
 TEST_CASE("a buffer that outgrows a shrinking bin is caught at each S",
@@ -76,13 +70,13 @@ TEST_CASE("a buffer that outgrows a shrinking bin is caught at each S",
   auto upper = buildParametricPlan(32, 64, buffers, {0, 0}, bins);
   REQUIRE(bool(upper));
   CHECK_FALSE(highestOverflow(*upper));
-  CHECK_FALSE(verifyParametricPlan(*upper));
+  CHECK(violationOf(verifyParametricPlan(*upper)) == "");
   // Moved to the heap, it fits everywhere.
   buffers[0].bin = -1;
   auto inHeap = buildParametricPlan(1, 64, buffers, {0, 4096}, bins);
   REQUIRE(bool(inHeap));
   CHECK_FALSE(highestOverflow(*inHeap));
-  CHECK_FALSE(verifyParametricPlan(*inHeap));
+  CHECK(violationOf(verifyParametricPlan(*inHeap)) == "");
   CHECK(inHeap->heapAt(1) == 4096 + 32);
 }
 
@@ -108,7 +102,7 @@ TEST_CASE("borrowed parametric plans that break the rules are refused",
   // A heap term in an output.
   ParametricPlan term = *plan;
   term.heapTerms.push_back(0);
-  CHECK(verifyParametricPlan(term));
+  CHECK(violationOf(verifyParametricPlan(term)) != "");
   // The same output lent twice.
   ParametricPlan twice = *plan;
   twice.bins.push_back(twice.bins.front());
@@ -120,7 +114,8 @@ TEST_CASE("borrowed parametric plans that break the rules are refused",
                                             &other)),
              Catch::Contains("output bin 0 is output 3 of 2304 bytes until 5"));
   std::vector<OutputBin> same = plan->binsAt(9);
-  CHECK_FALSE(verifyParametricAt(*plan, 9, plan->problemAt(9), &same));
+  CHECK(violationOf(verifyParametricAt(*plan, 9, plan->problemAt(9), &same)) ==
+        "");
   // buildParametricPlan refuses regions and capacities out of range.
   std::vector<ParametricBuffer> bad = lent();
   bad[0].bin = 2;
@@ -140,11 +135,7 @@ TEST_CASE("a manifest carries each buffer's region and the outputs' sizes",
   auto plan = buildParametricPlan(1, 64, lent(), {0, 0, 8192, 4096},
                                   outputThree());
   REQUIRE(bool(plan));
-  Manifest m;
-  m.toolVersion = "coreai-plan test";
-  m.target = {"h18p", 64, 0};
-  m.inputs = {{"g.mlir", sha256Hex("g")}};
-  m.parametric = {{"main", 0, "s0", 64, *plan}};
+  Manifest m = parametricManifest(*plan, "h18p");
   m.bundleHeap = bundleHeapOf(m);
   for (bool binary : {true, false}) {
     auto read = readManifest(binary ? writeManifestBinary(m)
@@ -161,8 +152,8 @@ TEST_CASE("a manifest carries each buffer's region and the outputs' sizes",
     CHECK(at23->borrowedOutput(2) == 3);
     CHECK(at23->plan.heap == plan->heapAt(23));
     CHECK(at23->plan.lowerBound == plan->lowerBoundAt(23));
-    CHECK_FALSE(verifyBorrowedPlan(at23->problem, at23->outputBins,
-                                   at23->binOf, at23->plan));
+    CHECK(violationOf(verifyBorrowedPlan(at23->problem, at23->outputBins,
+                                         at23->binOf, at23->plan)) == "");
   }
   // An output too small somewhere in the range is refused at reading.
   Manifest small = m;

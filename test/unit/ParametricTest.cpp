@@ -1,6 +1,8 @@
 //===- ParametricTest.cpp - One plan for every S: construction and checks ===//
-#include "coreai-plan/Manifest.h"
 #include "coreai-plan/Parametric.h"
+#include "ParametricTesting.h"
+#include "PlanChecks.h"
+#include "coreai-plan/Manifest.h"
 #include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
 
@@ -11,10 +13,6 @@
 using namespace coreai;
 
 namespace {
-
-SizeExpr expr(std::vector<int64_t> coefficients) {
-  return SizeExpr{std::move(coefficients)};
-}
 
 std::vector<int64_t> sample(const SizeExpr &e, int64_t lo, int64_t hi) {
   std::vector<int64_t> sizes;
@@ -45,6 +43,15 @@ Plan solved(const BufferProblem &problem) {
   SolveResult result = solve(problem, options);
   REQUIRE(result.plan);
   return *result.plan;
+}
+
+/// The crossing buffers' plan for S in [1, 64], referenced at 64.
+ParametricPlan crossingPlan() {
+  std::vector<ParametricBuffer> buffers = crossing();
+  auto plan = buildParametricPlan(1, 64, buffers,
+                                  solved(problemOf(buffers, 64)).offsets);
+  REQUIRE(bool(plan));
+  return std::move(*plan);
 }
 
 } // namespace
@@ -81,7 +88,7 @@ TEST_CASE("crossing sizes keep a max of two terms, valid at every S",
   Plan reference = solved(problemOf(buffers, 64));
   auto plan = buildParametricPlan(1, 64, buffers, reference.offsets);
   REQUIRE(bool(plan));
-  CHECK_FALSE(verifyParametricPlan(*plan));
+  CHECK(violationOf(verifyParametricPlan(*plan)) == "");
   // `b` sits on both `a` and `d`: a + 0 (4096) wins below S=32, d's end
   // (256*S) above it, so neither term can be pruned.
   CHECK(plan->buffers[2].below == std::vector<uint32_t>{0, 3});
@@ -101,44 +108,40 @@ TEST_CASE("the offsets of one S do not serve another, the expressions do",
     BufferProblem problem = problemOf(buffers, s);
     Plan fixed = atOne;
     fixed.heap = heapOf(problem, fixed.offsets);
-    fixedFailsSomewhere |= verifyPlan(problem, fixed).has_value();
+    fixedFailsSomewhere |= llvm::errorToBool(verifyPlan(problem, fixed));
   }
   CHECK(fixedFailsSomewhere);
 
   auto plan = buildParametricPlan(1, 64, buffers, atOne.offsets);
   REQUIRE(bool(plan));
-  CHECK_FALSE(verifyParametricPlan(*plan));
+  CHECK(violationOf(verifyParametricPlan(*plan)) == "");
   CHECK(plan->heapAt(1) <= atOne.heap);
 }
 
 TEST_CASE("a pruned term that was needed is caught by the verifier",
           "[parametric]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  ParametricPlan broken = *plan;
+  ParametricPlan plan = crossingPlan();
+  ParametricPlan broken = plan;
   broken.buffers[2].below = {0}; // drop d's term: overlaps above S=32
-  auto violation = verifyParametricPlan(broken);
-  REQUIRE(violation);
-  CHECK(violation->find("at S=") != std::string::npos);
+  std::string violation = violationOf(verifyParametricPlan(broken));
+  REQUIRE(violation != "");
+  CHECK(violation.find("at S=") != std::string::npos);
 
-  broken = *plan;
+  broken = plan;
   broken.heapTerms = {0};
-  CHECK(verifyParametricPlan(broken));
+  CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
-  broken = *plan;
+  broken = plan;
   std::swap(broken.order.front(), broken.order.back());
-  CHECK(verifyParametricPlan(broken));
+  CHECK(violationOf(verifyParametricPlan(broken)) != "");
 
   // The graph's own sizes at S must be those of the expressions.
-  BufferProblem other = plan->problemAt(10);
+  BufferProblem other = plan.problemAt(10);
   other.buffers[1].size += 64;
-  auto mismatch = verifyParametricAt(*plan, 10, other);
-  REQUIRE(mismatch);
-  CHECK(mismatch->find("its expression 128*S gives 1280") !=
-        std::string::npos);
-  CHECK(verifyParametricAt(*plan, 65, plan->problemAt(64)));
+  std::string mismatch = violationOf(verifyParametricAt(plan, 10, other));
+  REQUIRE(mismatch != "");
+  CHECK(mismatch.find("its expression 128*S gives 1280") != std::string::npos);
+  CHECK(violationOf(verifyParametricAt(plan, 65, plan.problemAt(64))) != "");
 }
 
 TEST_CASE("random parametric plans verify at every S", "[parametric]") {
@@ -167,7 +170,7 @@ TEST_CASE("random parametric plans verify at every S", "[parametric]") {
     auto plan = buildParametricPlan(lo, hi, buffers, reference.offsets);
     REQUIRE(bool(plan));
     INFO("round " << round << ", reference at S=" << at);
-    CHECK_FALSE(verifyParametricPlan(*plan));
+    CHECK(violationOf(verifyParametricPlan(*plan)) == "");
     CHECK(plan->heapAt(at) <= reference.heap);
   }
 }
@@ -186,42 +189,32 @@ TEST_CASE("sizes negative inside the range are refused", "[parametric]") {
   forged.buffers = buffers;
   forged.order = {0};
   forged.heapTerms = {0};
-  auto violation = verifyParametricPlan(forged);
-  REQUIRE(violation);
-  CHECK(violation->find("size out of range at S=7") != std::string::npos);
+  std::string violation = violationOf(verifyParametricPlan(forged));
+  REQUIRE(violation != "");
+  CHECK(violation.find("size out of range at S=7") != std::string::npos);
 }
 
 TEST_CASE("largest fitting S is read off the heap expression",
           "[parametric]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  int64_t at40 = plan->heapAt(40);
-  CHECK(plan->largestFitting(at40) >= 40);
-  CHECK(plan->heapAt(*plan->largestFitting(at40)) <= at40);
-  CHECK_FALSE(plan->largestFitting(plan->heapAt(1) - 1));
+  ParametricPlan plan = crossingPlan();
+  int64_t at40 = plan.heapAt(40);
+  CHECK(plan.largestFitting(at40) >= 40);
+  CHECK(plan.heapAt(*plan.largestFitting(at40)) <= at40);
+  CHECK_FALSE(plan.largestFitting(plan.heapAt(1) - 1));
 }
 
 TEST_CASE("a manifest's parametric section round-trips and is checked",
           "[parametric][manifest]") {
-  std::vector<ParametricBuffer> buffers = crossing();
-  auto plan = buildParametricPlan(1, 64, buffers,
-                                  solved(problemOf(buffers, 64)).offsets);
-  REQUIRE(bool(plan));
-  Manifest m;
-  m.toolVersion = "coreai-plan test";
-  m.target = {"generic", 64, 0};
-  m.inputs = {{"g.mlir", sha256Hex("g")}};
-  m.parametric = {{"main", 0, "s0", 64, *plan}};
+  ParametricPlan plan = crossingPlan();
+  Manifest m = parametricManifest(plan, "generic");
   PlannedEntry top;
   top.entry = "main";
   top.chunk = 64;
   top.alignment = 64;
-  top.problem = plan->problemAt(64);
-  top.plan.offsets = plan->offsetsAt(64);
-  top.plan.heap = plan->heapAt(64);
-  top.origins.resize(buffers.size());
+  top.problem = plan.problemAt(64);
+  top.plan.offsets = plan.offsetsAt(64);
+  top.plan.heap = plan.heapAt(64);
+  top.origins.resize(plan.buffers.size());
   m.entries = {{top, 0, "main__s64", "g.planned.mlir"}};
   m.bundleHeap = bundleHeapOf(m);
 
@@ -232,13 +225,13 @@ TEST_CASE("a manifest's parametric section round-trips and is checked",
     REQUIRE(bool(read));
     REQUIRE(read->parametric.size() == 1);
     const ParametricPlan &back = read->parametric[0].plan;
-    CHECK(back.buffers[2].below == plan->buffers[2].below);
+    CHECK(back.buffers[2].below == plan.buffers[2].below);
     for (int64_t s = 1; s <= 64; ++s)
-      CHECK(back.heapAt(s) == plan->heapAt(s));
+      CHECK(back.heapAt(s) == plan.heapAt(s));
     auto at23 = instantiate(*read, read->parametric[0], 23);
     REQUIRE(at23);
-    CHECK(at23->plan.offsets == plan->offsetsAt(23));
-    CHECK_FALSE(verifyPlan(at23->problem, at23->plan));
+    CHECK(at23->plan.offsets == plan.offsetsAt(23));
+    CHECK(violationOf(verifyPlan(at23->problem, at23->plan)) == "");
     CHECK_FALSE(instantiate(*read, read->parametric[0], 65));
   }
 

@@ -29,6 +29,23 @@ inline BufferProblem randomTrace(size_t n, uint64_t seed) {
   return problem;
 }
 
+/// `n` buffers named `prefix`0, `prefix`1, ...: each a start below
+/// `horizon`, a lifetime of 1 to `maxLifetime` steps and `unit` x (1 to
+/// `units`) bytes, drawn from `rng` in that order.
+inline BufferProblem randomIntervals(std::mt19937_64 &rng, int n,
+                                     int64_t horizon, int64_t maxLifetime,
+                                     int64_t units, int64_t unit,
+                                     const std::string &prefix = "") {
+  BufferProblem problem;
+  for (int i = 0; i < n; ++i) {
+    int64_t start = int64_t(rng() % uint64_t(horizon));
+    int64_t end = start + 1 + int64_t(rng() % uint64_t(maxLifetime));
+    int64_t size = unit * (1 + int64_t(rng() % uint64_t(units)));
+    problem.buffers.push_back({prefix + std::to_string(i), start, end, size});
+  }
+  return problem;
+}
+
 } // namespace coreai::test
 
 #endif // COREAI_PLAN_TEST_UNIT_RANDOMTRACE_H

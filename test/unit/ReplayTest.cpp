@@ -1,5 +1,6 @@
 //===- ReplayTest.cpp - The shadow-heap replay catches clobbered reads ----===//
 #include "coreai-plan/Replay.h"
+#include "PlanChecks.h"
 
 #include <catch2/catch.hpp>
 
@@ -46,11 +47,20 @@ struct Builder {
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
                              std::move(writes), {}, {}});
   }
-  std::string error() const {
-    auto error = replay(program);
-    return error ? *error : std::string();
-  }
+  std::string error() const { return coreai::violationOf(replay(program)); }
 };
+
+/// The replay's error for one step `op` that reads the argument and writes
+/// %0 at [offset, offset + size) of `storage` (the argument's made
+/// `writable` or not).
+std::string errorWriting(std::string op, unsigned storage, int64_t offset,
+                         int64_t size, bool writable = false) {
+  Builder b;
+  b.program.storages[1].writable = writable;
+  unsigned x = b.add("%0", storage, offset, size);
+  b.step(std::move(op), {0}, {x});
+  return b.error();
+}
 
 } // namespace
 
@@ -101,27 +111,18 @@ TEST_CASE("reading bytes nothing wrote fails", "[replay]") {
 }
 
 TEST_CASE("a write outside its storage fails", "[replay]") {
-  Builder b;
-  unsigned x = b.add("%0", 0, 56, 16);
-  b.step("neg", {0}, {x});
-  CHECK_THAT(b.error(),
+  CHECK_THAT(errorWriting("neg", 0, 56, 16),
              Catch::Contains("writes %0 at heap bytes [56, 72), outside heap "
                              "of 64 bytes"));
-  Builder negative;
-  unsigned y = negative.add("%0", 0, -8, 8);
-  negative.step("neg", {0}, {y});
-  CHECK_THAT(negative.error(), Catch::Contains("outside heap"));
+  CHECK_THAT(errorWriting("neg", 0, -8, 8), Catch::Contains("outside heap"));
 }
 
 TEST_CASE("a write into a read-only argument fails", "[replay]") {
-  Builder b;
-  unsigned x = b.add("%0", 1, 0, 16);
-  b.step("index_put", {0}, {x});
-  CHECK_THAT(b.error(),
+  CHECK_THAT(errorWriting("index_put", 1, 0, 16),
              Catch::Contains("writes %0 into argument 0 (w), which the caller "
                              "does not let the function change"));
-  b.program.storages[1].writable = true; // a state argument
-  CHECK(b.error().empty());
+  // A state argument.
+  CHECK(errorWriting("index_put", 1, 0, 16, /*writable=*/true).empty());
 }
 
 TEST_CASE("a malformed program is reported, not replayed", "[replay]") {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Solve.h"
+#include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>
@@ -32,12 +33,20 @@ BufferProblem randomProblem(std::mt19937_64 &rng, int numBuffers,
   return problem;
 }
 
+/// The plan `algorithm` makes for `problem`, which must make one.
+Plan planBy(const BufferProblem &problem, Algorithm algorithm,
+            int64_t timeLimitMs = 0) {
+  SolveResult result = solve(problem, {algorithm, timeLimitMs});
+  REQUIRE(result.plan);
+  return *result.plan;
+}
+
 void checkPlan(const BufferProblem &problem, const SolveResult &result,
                Algorithm algorithm) {
   INFO("algorithm " << algorithmName(algorithm).str());
   REQUIRE(result.internalError.empty());
   REQUIRE(result.plan);
-  CHECK_FALSE(verifyPlan(problem, *result.plan));
+  CHECK(violationOf(verifyPlan(problem, *result.plan)) == "");
   // lowerBound() pads every size, yet the topmost buffer needs no padding:
   // with alignments the certain bound is the unpadded peak.
   BufferProblem unpadded = problem;
@@ -107,19 +116,17 @@ TEST_CASE("greedy-by-size places the largest buffer at 0 and stacks "
   BufferProblem problem;
   problem.buffers = {{"small", 0, 10, 4}, {"big", 0, 10, 16},
                      {"later", 10, 20, 16}};
-  SolveResult result = solve(problem, {Algorithm::GreedyBySize, 0});
-  REQUIRE(result.plan);
-  CHECK(result.plan->offsets == std::vector<int64_t>{16, 0, 0});
-  CHECK(result.plan->heap == 20);
-  CHECK(result.plan->optimal); // heap == lower bound
+  Plan plan = planBy(problem, Algorithm::GreedyBySize);
+  CHECK(plan.offsets == std::vector<int64_t>{16, 0, 0});
+  CHECK(plan.heap == 20);
+  CHECK(plan.optimal); // heap == lower bound
 }
 
 TEST_CASE("naive lays buffers end to end, aligned", "[solve]") {
   BufferProblem problem;
   problem.buffers = {{"a", 0, 1, 3, 1}, {"b", 5, 6, 8, 8}};
-  SolveResult result = solve(problem, {Algorithm::Naive, 0});
-  REQUIRE(result.plan);
-  CHECK(result.plan->offsets == std::vector<int64_t>{0, 8});
+  CHECK(planBy(problem, Algorithm::Naive).offsets ==
+        std::vector<int64_t>{0, 8});
 }
 
 TEST_CASE("best-fit picks the tightest gap, greedy-by-size the lowest",
@@ -129,12 +136,10 @@ TEST_CASE("best-fit picks the tightest gap, greedy-by-size the lowest",
   BufferProblem problem;
   problem.buffers = {{"a", 0, 10, 20}, {"h1", 0, 2, 7}, {"b", 0, 10, 6},
                      {"h2", 0, 2, 5},  {"c", 0, 10, 4}, {"x", 2, 3, 4}};
-  SolveResult tight = solve(problem, {Algorithm::BestFit, 0});
-  SolveResult lowest = solve(problem, {Algorithm::GreedyBySize, 0});
-  REQUIRE(tight.plan);
-  REQUIRE(lowest.plan);
-  CHECK(tight.plan->offsets == std::vector<int64_t>{0, 20, 27, 33, 38, 33});
-  CHECK(lowest.plan->offsets == std::vector<int64_t>{0, 20, 27, 33, 38, 20});
+  CHECK(planBy(problem, Algorithm::BestFit).offsets ==
+        std::vector<int64_t>{0, 20, 27, 33, 38, 33});
+  CHECK(planBy(problem, Algorithm::GreedyBySize).offsets ==
+        std::vector<int64_t>{0, 20, 27, 33, 38, 20});
 }
 
 TEST_CASE("best with a capacity: found, not found, proven infeasible",
@@ -150,7 +155,7 @@ TEST_CASE("best with a capacity: found, not found, proven infeasible",
   SolveResult fits = solve(problem, {Algorithm::Best, 1000});
   REQUIRE(fits.plan);
   CHECK(fits.plan->heap <= 12);
-  CHECK_FALSE(verifyPlan(problem, *fits.plan));
+  CHECK(violationOf(verifyPlan(problem, *fits.plan)) == "");
 
   problem.capacity = 11; // below the lower bound
   SolveResult tooSmall = solve(problem, {Algorithm::Best, 1000});
@@ -169,13 +174,10 @@ TEST_CASE("best reaches and proves the optimum on a small instance",
   BufferProblem problem;
   problem.buffers = {{"a", 2, 6, 1}, {"b", 4, 7, 3}, {"c", 2, 3, 4},
                      {"d", 4, 5, 2}, {"e", 2, 5, 3}, {"f", 6, 8, 3}};
-  SolveResult greedy = solve(problem, {Algorithm::GreedyBySize, 0});
-  REQUIRE(greedy.plan);
-  CHECK(greedy.plan->heap == 10);
-  SolveResult result = solve(problem, {Algorithm::Best, 2000});
-  REQUIRE(result.plan);
-  CHECK(result.plan->heap == lowerBound(problem));
-  CHECK(result.plan->optimal);
+  CHECK(planBy(problem, Algorithm::GreedyBySize).heap == 10);
+  Plan best = planBy(problem, Algorithm::Best, 2000);
+  CHECK(best.heap == lowerBound(problem));
+  CHECK(best.optimal);
 }
 
 TEST_CASE("the empty problem has an empty plan", "[solve]") {

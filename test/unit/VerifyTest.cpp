@@ -1,6 +1,8 @@
 //===- VerifyTest.cpp - The verifier rejects planted faults ---------------===//
-#include "coreai-plan/Solve.h"
 #include "coreai-plan/Verify.h"
+#include "PlanChecks.h"
+#include "RandomTrace.h"
+#include "coreai-plan/Solve.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,26 +18,18 @@ BufferProblem twoBuffers() {
   return problem;
 }
 
-Plan planOf(std::vector<int64_t> offsets, int64_t heap) {
-  Plan plan;
-  plan.offsets = std::move(offsets);
-  plan.heap = heap;
-  return plan;
-}
-
 std::string errorOf(const BufferProblem &problem, const Plan &plan) {
-  auto error = verifyPlan(problem, plan);
-  return error ? *error : std::string();
+  return violationOf(verifyPlan(problem, plan));
 }
 
 } // namespace
 
 TEST_CASE("a sound plan passes", "[verify]") {
-  CHECK_FALSE(verifyPlan(twoBuffers(), planOf({0, 8}, 16)));
+  CHECK(violationOf(verifyPlan(twoBuffers(), planOf({0, 8}, 16))) == "");
   // Half-open lifetimes: one ends at 10, the other starts at 10.
   BufferProblem problem;
   problem.buffers = {{"a", 0, 10, 8}, {"b", 10, 15, 8}};
-  CHECK_FALSE(verifyPlan(problem, planOf({0, 0}, 8)));
+  CHECK(violationOf(verifyPlan(problem, planOf({0, 0}, 8))) == "");
 }
 
 TEST_CASE("the verifier rejects planted faults", "[verify]") {
@@ -59,16 +53,10 @@ TEST_CASE("every planted overlap in a solver's plan is caught",
           "[verify][property]") {
   std::mt19937_64 rng(1234);
   for (int round = 0; round < 40; ++round) {
-    BufferProblem problem;
-    for (int i = 0; i < 30; ++i) {
-      int64_t start = int64_t(rng() % 50);
-      problem.buffers.push_back({"b" + std::to_string(i), start,
-                                 start + 1 + int64_t(rng() % 20),
-                                 1 + int64_t(rng() % 64)});
-    }
+    BufferProblem problem = test::randomIntervals(rng, 30, 50, 20, 64, 1, "b");
     SolveResult result = solve(problem, {Algorithm::GreedyBySize, 0});
     REQUIRE(result.plan);
-    REQUIRE_FALSE(verifyPlan(problem, *result.plan));
+    REQUIRE(violationOf(verifyPlan(problem, *result.plan)) == "");
     // Move one buffer onto a time-overlapping neighbour's address.
     for (size_t i = 0; i < problem.buffers.size(); ++i)
       for (size_t j = 0; j < problem.buffers.size(); ++j) {
@@ -77,7 +65,7 @@ TEST_CASE("every planted overlap in a solver's plan is caught",
         Plan broken = *result.plan;
         broken.offsets[i] = broken.offsets[j];
         broken.heap = heapOf(problem, broken.offsets);
-        CHECK(verifyPlan(problem, broken));
+        CHECK(violationOf(verifyPlan(problem, broken)) != "");
       }
   }
 }

@@ -8,9 +8,9 @@
 #include "Commands.h"
 #include "TextTable.h"
 
-#include "coreai-plan/HeapReplay.h"
 #include "coreai-plan/Manifest.h"
 #include "coreai-plan/Options.h"
+#include "coreai-plan/RuntimeHeap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -142,7 +142,7 @@ entriesToReplay(const Manifest &manifest) {
 } // namespace
 
 int runCheckHeap() {
-  auto mode = parseReplayMode(replayOption);
+  auto mode = parseAllocationPolicy(replayOption);
   if (!mode)
     return fail(InputError, "unknown --replay '" + replayOption +
                                 "' (planned, naive, first-fit)");
@@ -160,7 +160,8 @@ int runCheckHeap() {
 
   llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
                                 "manifest's bundle heap is {2}\n",
-                                replayModeName(*mode), bytesWithMiB(heapTotal),
+                                allocationPolicyName(*mode),
+                                bytesWithMiB(heapTotal),
                                 bytesWithMiB(manifest->bundleHeap));
   TextTable table({"entry", "S", "needs", "result"},
                   {false, true, true, false});
@@ -169,7 +170,7 @@ int runCheckHeap() {
     if (!selected(e))
       continue;
     ++checked;
-    ReplayResult result = replayAllocations(e, *mode, heapTotal);
+    RuntimeHeapResult result = simulateRuntimeHeap(e, *mode, heapTotal);
     if (result.overflow) {
       ++overflows;
       reportOverflow(e, *result.overflow, llvm::outs());

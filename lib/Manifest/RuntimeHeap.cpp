@@ -1,5 +1,5 @@
-//===- HeapReplay.cpp - Replaying allocations against a fixed heap --------===//
-#include "coreai-plan/HeapReplay.h"
+//===- RuntimeHeap.cpp - A runtime's allocations from a fixed heap --------===//
+#include "coreai-plan/RuntimeHeap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -9,22 +9,23 @@
 
 namespace coreai {
 
-llvm::StringRef replayModeName(ReplayMode mode) {
+llvm::StringRef allocationPolicyName(AllocationPolicy mode) {
   switch (mode) {
-  case ReplayMode::Planned:
+  case AllocationPolicy::Planned:
     return "planned";
-  case ReplayMode::Naive:
+  case AllocationPolicy::Naive:
     return "naive";
-  case ReplayMode::FirstFit:
+  case AllocationPolicy::FirstFit:
     return "first-fit";
   }
   return "?";
 }
 
-std::optional<ReplayMode> parseReplayMode(llvm::StringRef name) {
-  for (ReplayMode mode :
-       {ReplayMode::Planned, ReplayMode::Naive, ReplayMode::FirstFit})
-    if (replayModeName(mode) == name)
+std::optional<AllocationPolicy> parseAllocationPolicy(llvm::StringRef name) {
+  for (AllocationPolicy mode :
+       {AllocationPolicy::Planned, AllocationPolicy::Naive,
+        AllocationPolicy::FirstFit})
+    if (allocationPolicyName(mode) == name)
       return mode;
   return std::nullopt;
 }
@@ -62,10 +63,11 @@ int64_t firstFit(const std::multimap<int64_t, int64_t> &liveBlocks,
 
 } // namespace
 
-ReplayResult replayAllocations(const PlannedEntry &entry, ReplayMode mode,
-                               int64_t heapTotal) {
+RuntimeHeapResult simulateRuntimeHeap(const PlannedEntry &entry,
+                                      AllocationPolicy mode,
+                                      int64_t heapTotal) {
   const BufferProblem &problem = entry.problem;
-  ReplayResult result;
+  RuntimeHeapResult result;
   int64_t top = 0; // Naive: the bump pointer.
   // FirstFit: live blocks by offset, and their ends to free them.
   std::multimap<int64_t, int64_t> liveBlocks;
@@ -76,20 +78,20 @@ ReplayResult replayAllocations(const PlannedEntry &entry, ReplayMode mode,
       continue;
     // The plan put it in an output's storage, which the runtime binds
     // apart from the heap; a runtime without the plan uses the heap.
-    if (mode == ReplayMode::Planned && entry.borrowedOutput(index) >= 0)
+    if (mode == AllocationPolicy::Planned && entry.borrowedOutput(index) >= 0)
       continue;
     int64_t offset = 0;
     switch (mode) {
-    case ReplayMode::Planned:
+    case AllocationPolicy::Planned:
       offset = entry.plan.offsets[index];
       break;
-    case ReplayMode::Naive:
+    case AllocationPolicy::Naive:
       offset = alignTo(top, b.alignment);
       // Manifests bound sizes by 2^53; saturating far above any real heap
       // keeps thousands of them from overflowing the bump pointer.
       top = std::min(offset + b.size, kSaturated);
       break;
-    case ReplayMode::FirstFit:
+    case AllocationPolicy::FirstFit:
       while (!frees.empty() && frees.begin()->first <= b.start) {
         liveBlocks.erase(frees.begin()->second);
         frees.erase(frees.begin());

@@ -1,12 +1,13 @@
-//===- HeapReplay.h - Allocations replayed against a heap ----*- C++ -*-===//
+//===- RuntimeHeap.h - A runtime's allocations simulated -------*- C++ -*-===//
 //
 // What a runtime does with a plan: allocate each buffer, in execution
 // order, from a heap of a given size. check-heap uses it to show that the
 // bundle heap suffices for every entry and why an under-sized one fails.
+// (Not the replay of Replay.h, which verifies a plan on a shadow heap.)
 //
 //===----------------------------------------------------------------------===//
-#ifndef COREAI_PLAN_HEAPREPLAY_H
-#define COREAI_PLAN_HEAPREPLAY_H
+#ifndef COREAI_PLAN_RUNTIMEHEAP_H
+#define COREAI_PLAN_RUNTIMEHEAP_H
 
 #include "coreai-plan/Entry.h"
 
@@ -17,7 +18,7 @@
 
 namespace coreai {
 
-enum class ReplayMode {
+enum class AllocationPolicy {
   /// The offsets of the plan; buffers it borrowed in an output's storage
   /// are bound there, not in the heap.
   Planned,
@@ -30,8 +31,8 @@ enum class ReplayMode {
   FirstFit,
 };
 
-llvm::StringRef replayModeName(ReplayMode mode);
-std::optional<ReplayMode> parseReplayMode(llvm::StringRef name);
+llvm::StringRef allocationPolicyName(AllocationPolicy mode);
+std::optional<AllocationPolicy> parseAllocationPolicy(llvm::StringRef name);
 
 /// The first allocation that does not fit.
 struct HeapOverflow {
@@ -40,8 +41,8 @@ struct HeapOverflow {
   int64_t size = 0;
 };
 
-struct ReplayResult {
-  /// Bytes the replay needed (max offset + size), whether or not it fit.
+struct RuntimeHeapResult {
+  /// Bytes the allocations needed (max offset + size), whether or not it fit.
   int64_t heapUsed = 0;
   std::optional<HeapOverflow> overflow;
 };
@@ -49,8 +50,8 @@ struct ReplayResult {
 /// Allocates the entry's buffers in execution order (by start, ties by
 /// buffer order) from a heap of `heapTotal` bytes. Buffers of size 0 or
 /// with an empty live interval take no memory and are skipped.
-ReplayResult replayAllocations(const PlannedEntry &entry, ReplayMode mode,
-                               int64_t heapTotal);
+RuntimeHeapResult simulateRuntimeHeap(const PlannedEntry &entry,
+                                      AllocationPolicy mode, int64_t heapTotal);
 
 /// The runtime's words: `allocateMTLBufferFromMTLHeap: offset O + size Z
 /// exceeds heap total N`.
@@ -58,4 +59,4 @@ std::string describeOverflow(const HeapOverflow &overflow, int64_t heapTotal);
 
 } // namespace coreai
 
-#endif // COREAI_PLAN_HEAPREPLAY_H
+#endif // COREAI_PLAN_RUNTIMEHEAP_H

@@ -1,4 +1,4 @@
-//===- ManifestTargetTest.cpp - Target descriptions -----------------------===//
+//===- TargetTest.cpp - Target descriptions -------------------------------===//
 #include "coreai-plan/Target.h"
 
 #include <catch2/catch.hpp>
