@@ -166,6 +166,7 @@ def make_model(spec, attn, dtype, device):
             model = cls(config)
     finally:
         torch.set_default_dtype(previous)
+    model.requires_grad_(False)   # inference: no autograd in the programs
     if getattr(model.config, "_attn_implementation", attn) != attn:
         model.set_attn_implementation(attn)
     model.eval()
@@ -234,7 +235,8 @@ def run_export(job, out):
         ep = torch.export.export(wrapper, args=(), kwargs=kwargs,
                                  strict=False)
     t2 = time.time()
-    core = ep.run_decompositions()
+    with torch.no_grad():
+        core = ep.run_decompositions()
     t3 = time.time()
     folder = os.path.join(out, "archives", "tiny" if job["tiny"] else "")
     scratch = os.path.join(out, "unstripped")
@@ -362,7 +364,7 @@ def job_main(out, job_json):
           flush=True)
 
 
-def schedule(out, jobs, workers, deadline, started):
+def schedule(out, jobs, workers, deadline, hard, started):
     env = dict(os.environ)
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "4")
     pending = list(jobs)
@@ -370,6 +372,11 @@ def schedule(out, jobs, workers, deadline, started):
     skipped = []
     while pending or running:
         running = [(j, p) for j, p in running if p.poll() is None]
+        if time.time() - started > hard:   # the command's end is near
+            for job, p in running:
+                p.kill()
+                skipped.append(dict(job, killed=True))
+            running = []
         while pending and len(running) < workers:
             job = pending.pop(0)
             if time.time() - started > deadline:
@@ -392,8 +399,11 @@ def collect(out, skipped, started):
         with open(os.path.join(folder, name)) as fp:
             results.append(json.load(fp))
     for job in skipped:
+        why = ("killed: still running at the hard time guard"
+               if job.pop("killed", False) else
+               "not started: past the time guard")
         results.append(dict(job=job, id=job_id(job), status="not run",
-                            error="not started: past the time guard"))
+                            error=why))
     summary = dict(method=__doc__.split("Inductor:")[1].strip(),
                    cache_positions=CACHE, decode_position=DECODE_POS,
                    versions=versions(), wall_s=time.time() - started,
@@ -411,7 +421,8 @@ def run_main(args):
             if (not args.only or re.search(args.only, job_id(j)))
             and not (args.skip and re.search(args.skip, job_id(j)))]
     print(f"{len(jobs)} jobs, {args.workers} workers", flush=True)
-    skipped = schedule(out, jobs, args.workers, args.deadline, started)
+    skipped = schedule(out, jobs, args.workers, args.deadline, args.hard,
+                       started)
     collect(out, skipped, started)
 
 
@@ -421,6 +432,7 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("out")
     r.add_argument("--deadline", type=float, default=480)
+    r.add_argument("--hard", type=float, default=560)
     r.add_argument("--workers", type=int, default=8)
     r.add_argument("--only")
     r.add_argument("--skip")
