@@ -178,16 +178,48 @@ def make_model(spec, attn, dtype, device):
 def make_wrapper(model, device):
     from transformers.integrations.executorch import (
         TorchExportableModuleWithStaticCache as Wrapper)
+
+    class Rebound(Wrapper):
+        """The wrapper, with each cache layer's tensors taken from the
+        registered buffers at every call. Non-strict export swaps the
+        module's buffers for traced ones; the cache object's own references
+        would still hold the real tensors, which export lifts as constants,
+        and run_decompositions() then fails ("expected compiled_fn to be
+        GraphModule")."""
+
+        def forward(self, input_ids=None, inputs_embeds=None,
+                    cache_position=None):
+            for i, layer in enumerate(self.static_cache.layers):
+                for name, attr in (("key_cache", "keys"),
+                                   ("value_cache", "values"),
+                                   ("cumulative_length", "cumulative_length")):
+                    if hasattr(self, f"{name}_{i}") and hasattr(layer, attr):
+                        setattr(layer, attr, getattr(self, f"{name}_{i}"))
+            return super().forward(input_ids=input_ids,
+                                   inputs_embeds=inputs_embeds,
+                                   cache_position=cache_position)
+
     gen = model.generation_config
     gen.use_cache = True
     gen.cache_implementation = "static"
     try:
-        return Wrapper(model, batch_size=1, max_cache_len=CACHE,
+        return Rebound(model, batch_size=1, max_cache_len=CACHE,
                        device=device)
     except TypeError:  # older transformers: sizes from the cache config
         gen.cache_config = {"batch_size": 1, "max_cache_len": CACHE,
                             "device": device}
-        return Wrapper(model)
+        return Rebound(model)
+
+
+def aliased_buffers(module):
+    """Names of registered buffers that share storage with another."""
+    seen, shared = {}, []
+    for name, b in module.named_buffers():
+        key = (b.untyped_storage().data_ptr(), b.device.type)
+        if key in seen:
+            shared.append(f"{name}={seen[key]}")
+        seen.setdefault(key, name)
+    return shared
 
 
 def inputs(spec, s, device):
@@ -235,24 +267,30 @@ def run_export(job, out):
         ep = torch.export.export(wrapper, args=(), kwargs=kwargs,
                                  strict=False)
     t2 = time.time()
-    with torch.no_grad():
-        core = ep.run_decompositions()
-    t3 = time.time()
     folder = os.path.join(out, "archives", "tiny" if job["tiny"] else "")
     scratch = os.path.join(out, "unstripped")
     os.makedirs(folder, exist_ok=True)
     os.makedirs(scratch, exist_ok=True)
     files = {}
-    for form, program in (("export", ep), ("core-aten", core)):
+
+    def save(form, program):
         name = archive_name(job, form)
         full = os.path.join(scratch, name)
         torch.export.save(program, full)
         files[name] = strip(full, os.path.join(folder, name))
         files[name]["nodes"] = len(program.graph.nodes)
         os.remove(full)
-    return dict(files=files, build_s=t1 - t0, export_s=t2 - t1,
-                decompose_s=t3 - t2, save_s=time.time() - t3,
-                wrapper=type(wrapper).__name__)
+
+    save("export", ep)   # kept even when the decomposition fails
+    record = dict(files=files, build_s=t1 - t0, export_s=t2 - t1,
+                  wrapper=type(wrapper).__mro__[1].__name__,
+                  aliased_buffers=aliased_buffers(wrapper))
+    t3 = time.time()
+    with torch.no_grad():
+        core = ep.run_decompositions()
+    record["decompose_s"] = time.time() - t3
+    save("core-aten", core)
+    return record
 
 
 # ----------------------------------------------------------------- Inductor
