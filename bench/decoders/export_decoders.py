@@ -7,6 +7,10 @@ config with the published shapes typed in, with random weights.
     python3 bench/decoders/export_decoders.py run OUT [--deadline S]
         [--workers N] [--only REGEX] [--skip REGEX]
     python3 bench/decoders/export_decoders.py job OUT JOB_JSON   (one job)
+    python3 bench/decoders/export_decoders.py merge MERGED RUN.json...
+
+`merge` (no torch needed) joins the inductor.json of several runs: per job
+the last result that is "ok", else the last one; tracebacks are dropped.
 
 `run` schedules every job (exports first, then Inductor with
 memory_planning on, then Inductor's defaults) over N worker processes and
@@ -464,6 +468,29 @@ def run_main(args):
     collect(out, skipped, started)
 
 
+def merge_main(target, runs):
+    by_id, order, merged = {}, [], None
+    for path in runs:
+        with open(path) as fp:
+            run = json.load(fp)
+        merged = merged or dict(run, results=[], runs=[])
+        merged["runs"].append(dict(file=os.path.basename(os.path.dirname(
+            os.path.abspath(path))), versions=run["versions"],
+            wall_s=run["wall_s"]))
+        for r in run["results"]:
+            r.pop("traceback", None)
+            old = by_id.get(r["id"])
+            if old is None:
+                order.append(r["id"])
+            if old is None or r["status"] == "ok" or old["status"] != "ok":
+                by_id[r["id"]] = r
+    merged.pop("wall_s", None)
+    merged["results"] = [by_id[i] for i in order]
+    with open(target, "w") as fp:
+        json.dump(merged, fp, indent=1)
+        fp.write("\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -475,12 +502,17 @@ def main():
     r.add_argument("--only")
     r.add_argument("--skip")
     r.add_argument("--list", action="store_true")
+    m = sub.add_parser("merge")
+    m.add_argument("target")
+    m.add_argument("runs", nargs="+")
     j = sub.add_parser("job")
     j.add_argument("out")
     j.add_argument("job")
     args = parser.parse_args()
     if args.command == "job":
         job_main(args.out, args.job)
+    elif args.command == "merge":
+        merge_main(args.target, args.runs)
     elif args.list:
         for job in all_jobs():
             print(job_id(job))
