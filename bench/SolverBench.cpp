@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"

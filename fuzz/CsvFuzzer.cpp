@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 #include "coreai-plan/Verify.h"
 
 #include "FuzzCheck.h"

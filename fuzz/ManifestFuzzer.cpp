@@ -5,7 +5,7 @@
 // -> binary gives the same bytes.
 //
 //===----------------------------------------------------------------------===//
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 
 #include "FuzzCheck.h"
 

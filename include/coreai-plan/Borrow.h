@@ -13,7 +13,7 @@
 
 #include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Problem.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include <optional>
 #include <string>

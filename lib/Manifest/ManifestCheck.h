@@ -2,7 +2,7 @@
 #ifndef COREAI_PLAN_LIB_MANIFEST_MANIFESTCHECK_H
 #define COREAI_PLAN_LIB_MANIFEST_MANIFESTCHECK_H
 
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 
 namespace coreai::detail {
 

@@ -1,5 +1,5 @@
 //===- RuntimeHeap.cpp - A runtime's allocations from a fixed heap --------===//
-#include "coreai-plan/RuntimeHeap.h"
+#include "coreai-plan/Manifest/RuntimeHeap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"

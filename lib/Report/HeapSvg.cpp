@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"

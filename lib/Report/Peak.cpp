@@ -1,5 +1,5 @@
 //===- Peak.cpp - The time with the most live bytes -----------------------===//
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Report/Report.h"
 
 #include <algorithm>
 #include <map>

@@ -1,5 +1,5 @@
 //===- Solve.cpp - Algorithm names, dispatch and the `best` driver --------===//
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 #include "coreai-plan/Verify.h"
 
 #include "Solvers.h"

@@ -1,5 +1,5 @@
 //===- SolveCsv.cpp - The `solve` command over a MiniMalloc CSV -----------===//
-#include "coreai-plan/SolveCsv.h"
+#include "coreai-plan/Solve/SolveCsv.h"
 
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Options.h"

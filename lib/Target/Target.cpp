@@ -1,5 +1,5 @@
 //===- Target.cpp - Target descriptions read from targets/*.json ----------===//
-#include "coreai-plan/Target.h"
+#include "coreai-plan/Target/Target.h"
 #include "coreai-plan/Options.h"
 
 #include "llvm/ADT/STLExtras.h"

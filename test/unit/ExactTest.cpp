@@ -13,7 +13,7 @@
 
 #include "PlanChecks.h"
 #include "RandomTrace.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 //===- ManifestTest.cpp - Manifest encodings agree and reject bad files ---===//
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 

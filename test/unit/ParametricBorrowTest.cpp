@@ -2,7 +2,7 @@
 #include "ParametricTesting.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Borrow.h"
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Parametric.h"
 
 #include <catch2/catch.hpp>

@@ -2,8 +2,8 @@
 #include "coreai-plan/Parametric.h"
 #include "ParametricTesting.h"
 #include "PlanChecks.h"
-#include "coreai-plan/Manifest.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/Solve/Solve.h"
 #include "coreai-plan/Verify.h"
 
 #include <catch2/catch.hpp>

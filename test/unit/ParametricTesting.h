@@ -2,7 +2,7 @@
 #ifndef COREAI_PLAN_TEST_UNIT_PARAMETRICTESTING_H
 #define COREAI_PLAN_TEST_UNIT_PARAMETRICTESTING_H
 
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Parametric.h"
 
 #include <string>

@@ -1,4 +1,4 @@
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Report/Report.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 //===- RuntimeHeapTest.cpp - A runtime's allocations from a fixed heap ----===//
-#include "coreai-plan/RuntimeHeap.h"
+#include "coreai-plan/Manifest/RuntimeHeap.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 

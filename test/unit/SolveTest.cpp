@@ -5,7 +5,7 @@
 // offsets.
 //
 //===----------------------------------------------------------------------===//
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 

@@ -1,5 +1,5 @@
 //===- TargetTest.cpp - Target descriptions -------------------------------===//
-#include "coreai-plan/Target.h"
+#include "coreai-plan/Target/Target.h"
 
 #include <catch2/catch.hpp>
 

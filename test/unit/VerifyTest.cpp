@@ -2,7 +2,7 @@
 #include "coreai-plan/Verify.h"
 #include "PlanChecks.h"
 #include "RandomTrace.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 //===- SolveCsvFlags.h - The flags of `solve` -------------------*- C++ -*-===//
 //
 // `coreai-plan solve` and `coreai-solve` are one command (runSolveCsv,
-// coreai-plan/SolveCsv.h) with one set of flags and exit codes, declared
+// coreai-plan/Solve/SolveCsv.h) with one set of flags and exit codes, declared
 // here. No MLIR: coreai-solve links only the core, lib/Solve and a static
 // LLVMSupport.
 //
@@ -9,7 +9,7 @@
 #ifndef COREAI_PLAN_TOOLS_SOLVECSVFLAGS_H
 #define COREAI_PLAN_TOOLS_SOLVECSVFLAGS_H
 
-#include "coreai-plan/SolveCsv.h"
+#include "coreai-plan/Solve/SolveCsv.h"
 
 #include "llvm/Support/CommandLine.h"
 

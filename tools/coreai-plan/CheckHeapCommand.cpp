@@ -8,9 +8,9 @@
 #include "Commands.h"
 #include "TextTable.h"
 
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Options.h"
-#include "coreai-plan/RuntimeHeap.h"
+#include "coreai-plan/Manifest/RuntimeHeap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 

@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
-#include "coreai-plan/Manifest.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/Support/raw_ostream.h"
 

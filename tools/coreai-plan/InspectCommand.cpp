@@ -7,8 +7,8 @@
 #include "Commands.h"
 #include "TextTable.h"
 
-#include "coreai-plan/Manifest.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

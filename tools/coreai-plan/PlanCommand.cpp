@@ -13,8 +13,8 @@
 
 #include "coreai-plan/Bundle/Fit.h"
 #include "coreai-plan/Bundle/Planner.h"
-#include "coreai-plan/Manifest.h"
-#include "coreai-plan/Report.h"
+#include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -15,10 +15,10 @@
 #ifndef COREAI_PLAN_BUNDLE_PLANNER_H
 #define COREAI_PLAN_BUNDLE_PLANNER_H
 
-#include "coreai-plan/Manifest.h"
+#include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Passes/SpecializeShapes.h"
-#include "coreai-plan/Target.h"
+#include "coreai-plan/Target/Target.h"
 
 #include "mlir/IR/MLIRContext.h"
 

@@ -3,7 +3,7 @@
 #define COREAI_PLAN_PASSES_PASSES_H
 
 #include "coreai-plan/Options.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"

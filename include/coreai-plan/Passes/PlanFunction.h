@@ -11,7 +11,7 @@
 
 #include "coreai-plan/Entry.h"
 #include "coreai-plan/Options.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"

@@ -10,7 +10,7 @@
 #define COREAI_PLAN_SOLVECSV_H
 
 #include "coreai-plan/Options.h"
-#include "coreai-plan/Solve.h"
+#include "coreai-plan/Solve/Solve.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
