@@ -6,7 +6,7 @@
 // replay/partial-overlap.mlir.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-verify-replay -split-input-file %s -o /dev/null
 
-func.func @heap(%a: tensor<32xf32>) -> tensor<32xf32> attributes {coreai.plan = #coreai.plan<heap = 128, lower_bound = 0, alignment = 64, buffers = 0, algorithm = "best", optimal = true>} {
+func.func @heap(%a: tensor<32xf32>) -> tensor<4x8xf32> attributes {coreai.plan = #coreai.plan<heap = 128, lower_bound = 0, alignment = 64, buffers = 0, algorithm = "best", optimal = true>} {
   %0 = "torch.aten.tanh"(%a) {coreai.placement = [#coreai.heap<offset = 0, size = 128>]} : (tensor<32xf32>) -> tensor<32xf32>
   %1 = "torch.aten.neg"(%0) {coreai.placement = [#coreai.heap<offset = 0, size = 128, in_place = 0>]} : (tensor<32xf32>) -> tensor<32xf32>
   %2 = "torch.aten._softmax"(%1) {coreai.args = "(T, -1, False)", coreai.placement = [#coreai.heap<offset = 0, size = 128, in_place = 0>]} : (tensor<32xf32>) -> tensor<32xf32>
