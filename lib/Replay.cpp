@@ -5,6 +5,8 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <optional>
+#include <tuple>
 
 namespace coreai::replay {
 namespace {
@@ -87,6 +89,8 @@ public:
       for (unsigned value : step.writes)
         if (llvm::Error error = overwritesRead(step, value, s))
           return error;
+      if (llvm::Error error = resultsOverlap(step, s))
+        return error;
       for (unsigned value : step.writes)
         if (llvm::Error error = write(value, s))
           return error;
@@ -143,27 +147,68 @@ private:
                       describeStep(s), value.name, describe(value.location)));
   }
 
-  /// A result written over bytes of a value the same step reads, where the
-  /// op is not one that may write over that operand.
+  /// A result written over bytes of a value the same step reads. The one
+  /// sound case is the documented in place: an overwritable operand whose
+  /// bytes the result covers exactly. A result shifted over it (in the
+  /// heap, an output or a state) or over any other operand fails.
   llvm::Error overwritesRead(const Step &step, unsigned w, int64_t s) const {
     const Location &at = program.values[w].location;
     for (unsigned r : step.reads) {
       const Location &read = program.values[r].location;
-      if (read.storage != at.storage || read.size == 0 || at.size == 0 ||
-          read.offset >= at.offset + at.size ||
-          at.offset >= read.offset + read.size ||
-          llvm::is_contained(step.overwritable, r))
+      std::optional<std::pair<int64_t, int64_t>> shared = sharedBytes(at, read);
+      if (!shared)
         continue;
-      int64_t begin = std::max(read.offset, at.offset);
-      int64_t end = std::min(read.offset + read.size, at.offset + at.size);
+      bool inPlace = llvm::is_contained(step.overwritable, r);
+      if (inPlace && read.offset == at.offset && read.size == at.size)
+        continue;
+      std::string why =
+          inPlace ? llvm::formatv("in place, a result must lie exactly on "
+                                  "its operand's bytes ({0}), not shifted "
+                                  "over them",
+                                  describe(read))
+                        .str()
+                  : std::string("the op does not compute its result element "
+                                "by element from that operand");
       return llvm::createStringError(
           llvm::formatv("{0} writes {1} ({2}) over bytes [{3}, {4}) of "
-                        "{5}, which it reads: the op does not compute "
-                        "its result element by element from that operand",
+                        "{5}, which it reads: {6}",
                         describeStep(s), program.values[w].name, describe(at),
-                        begin, end, program.values[r].name));
+                        shared->first, shared->second, program.values[r].name,
+                        why));
     }
     return llvm::Error::success();
+  }
+
+  /// Two results of one op (a group of `Step::together`) sharing bytes:
+  /// the kernel writes both, so one clobbers the other.
+  llvm::Error resultsOverlap(const Step &step, int64_t s) const {
+    for (const std::vector<unsigned> &group : step.together)
+      for (size_t i = 0; i < group.size(); ++i)
+        for (size_t j = i + 1; j < group.size(); ++j) {
+          const Value &a = program.values[group[i]];
+          const Value &b = program.values[group[j]];
+          auto shared = sharedBytes(a.location, b.location);
+          if (!shared)
+            continue;
+          return llvm::createStringError(llvm::formatv(
+              "{0} writes {1} ({2}) and {3} ({4}), which share bytes [{5}, "
+              "{6}): two results of one op may not overlap",
+              describeStep(s), a.name, describe(a.location), b.name,
+              describe(b.location), shared->first, shared->second));
+        }
+    return llvm::Error::success();
+  }
+
+  /// The bytes two locations share, if any.
+  static std::optional<std::pair<int64_t, int64_t>>
+  sharedBytes(const Location &a, const Location &b) {
+    if (a.storage != b.storage || a.size <= 0 || b.size <= 0)
+      return std::nullopt;
+    int64_t begin = std::max(a.offset, b.offset);
+    int64_t end = std::min(a.offset + a.size, b.offset + b.size);
+    if (begin >= end)
+      return std::nullopt;
+    return std::make_pair(begin, end);
   }
 
   llvm::Error read(unsigned v, int64_t s) const {
@@ -203,14 +248,18 @@ llvm::Error replay(const Program &program) {
       return llvm::createStringError("malformed replay program: " + value.name +
                                      " names a storage or writer that does "
                                      "not exist");
-  for (const Step &step : program.steps)
-    for (const std::vector<unsigned> *list :
-         {&step.reads, &step.writes, &step.overwritable, &step.mutates})
+  for (const Step &step : program.steps) {
+    std::vector<const std::vector<unsigned> *> lists = {
+        &step.reads, &step.writes, &step.overwritable, &step.mutates};
+    for (const std::vector<unsigned> &group : step.together)
+      lists.push_back(&group);
+    for (const std::vector<unsigned> *list : lists)
       for (unsigned v : *list)
         if (v >= program.values.size())
           return llvm::createStringError("malformed replay program: step '" +
                                          step.op +
                                          "' names a value that does not exist");
+  }
   return Replayer(program).run();
 }
 

@@ -275,6 +275,7 @@ void ProgramBuilder::addFirstWrites(Operation *top, replay::Step &step,
     if (onlyFrees(op))
       return;
     std::optional<BufferInPlace> inPlace = inPlaceBufferOperands(op);
+    size_t first = step.writes.size();
     for (OpOperand &operand : op->getOpOperands()) {
       auto id = ids.find(operand.get());
       if (id == ids.end() || !unwritten.erase(facts[id->second].root))
@@ -289,6 +290,9 @@ void ProgramBuilder::addFirstWrites(Operation *top, replay::Step &step,
         if (auto read = ids.find(op->getOperand(input)); read != ids.end())
           step.overwritable.push_back(read->second);
     }
+    if (step.writes.size() > first + 1) // one op's fresh outputs
+      step.together.emplace_back(step.writes.begin() + first,
+                                 step.writes.end());
   });
 }
 
@@ -336,9 +340,13 @@ LogicalResult ProgramBuilder::addStep(Operation *top) {
   step.mutates.assign(mutated.begin(), mutated.end());
   addOverwritable(top, step);
   WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    size_t first = step.writes.size();
     for (unsigned i = 0; i < op->getNumResults(); ++i)
       if (failed(define(op, i, step)))
         return WalkResult::interrupt();
+    if (step.writes.size() > first + 1)
+      step.together.emplace_back(step.writes.begin() + first,
+                                 step.writes.end());
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())

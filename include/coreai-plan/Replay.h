@@ -56,13 +56,21 @@ struct Step {
   std::vector<unsigned> writes;
   /// Reads whose bytes the results may be written over: operands the op
   /// computes element i of its result from element i of (its in-place
-  /// class, recomputed from the op, not taken from the plan). A result
-  /// overlapping any other read is a violation, even if the read came
-  /// first: the kernel may read the operand after writing the result.
+  /// class, recomputed from the op, not taken from the plan). A result may
+  /// share bytes with one only when it lies exactly on it (same storage,
+  /// offset and size): shifted, element i of the result would land on
+  /// another element of the operand, one a parallel kernel may not have
+  /// read yet. A result overlapping any other read is a violation, even if
+  /// the read came first: the kernel may read the operand after writing
+  /// the result.
   std::vector<unsigned> overwritable;
   /// Values the op writes into under their own name (ATen `add_`,
   /// `out=`): their storage must be writable.
   std::vector<unsigned> mutates;
+  /// The writes one op makes at once (its results; the fresh buffers a
+  /// linalg op first writes), one group per op with two or more: no two
+  /// of a group may share a byte.
+  std::vector<std::vector<unsigned>> together;
 };
 
 struct Program {
@@ -75,8 +83,10 @@ struct Program {
 
 /// Runs `program` on a shadow of its storages. Returns the first violation
 /// (its message names the step, op, value, storage and bytes), or success
-/// when every read finds the bytes its writer left and every write stays
-/// inside a writable storage.
+/// when every read finds the bytes its writer left, every write stays
+/// inside a writable storage, no result shares a byte with another result
+/// of its op, and a result shares bytes with an operand only when it lies
+/// exactly on an overwritable one.
 llvm::Error replay(const Program &program);
 
 } // namespace coreai::replay

@@ -39,13 +39,13 @@ struct Builder {
     std::vector<unsigned> overwritable = reads;
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
                              std::move(writes), std::move(overwritable),
-                             {}});
+                             {}, {}});
   }
   /// A step whose results may overwrite none of its reads (a matmul).
   void opaqueStep(std::string op, std::vector<unsigned> reads,
                   std::vector<unsigned> writes) {
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
-                             std::move(writes), {}, {}});
+                             std::move(writes), {}, {}, {}});
   }
   std::string error() const { return coreai::violationOf(replay(program)); }
 };
@@ -143,8 +143,47 @@ TEST_CASE("a result over an operand the op is not in place for fails, even "
              Catch::Contains("step 1 ('mm' at f.py:1:1) writes %1 (heap "
                              "bytes [8, 24)) over bytes [8, 16) of %0, which "
                              "it reads"));
-  // The same placement for an op in place over %0 is sound.
+  // An op in place over %0 must lie exactly on it: shifted, element i of
+  // the result lands on element i + 2 of %0, which a parallel kernel may
+  // not have read yet.
   b.program.steps.back().overwritable = {x};
+  CHECK_THAT(b.error(),
+             Catch::Contains("step 1 ('mm' at f.py:1:1) writes %1 (heap "
+                             "bytes [8, 24)) over bytes [8, 16) of %0, which "
+                             "it reads: in place, a result must lie exactly "
+                             "on its operand's bytes (heap bytes [0, 16))"));
+  // Exactly on it, the documented in-place case, is sound.
+  b.program.values[y].location.offset = 0;
+  CHECK(b.error().empty());
+}
+
+TEST_CASE("a result over a larger operand it is in place for fails",
+          "[replay]") {
+  // A view of a larger root covers the root's extent: the replay cannot
+  // say which of its bytes the op reads.
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 32);
+  unsigned y = b.add("%1", 0, 0, 16);
+  b.step("neg", {0}, {x});
+  b.step("tanh", {x}, {y});
+  CHECK_THAT(b.error(), Catch::Contains("writes %1 (heap bytes [0, 16)) over "
+                                        "bytes [0, 16) of %0, which it reads: "
+                                        "in place, a result must lie exactly"));
+}
+
+TEST_CASE("two results of one op sharing bytes fail", "[replay]") {
+  Builder b;
+  unsigned x = b.add("%0#0", 0, 0, 16);
+  unsigned y = b.add("%0#1", 0, 8, 16);
+  b.opaqueStep("max", {0}, {x, y});
+  CHECK(b.error().empty()); // not declared together: no check
+  b.program.steps.back().together = {{x, y}};
+  CHECK_THAT(b.error(),
+             Catch::Contains("step 0 ('max' at f.py:1:1) writes %0#0 (heap "
+                             "bytes [0, 16)) and %0#1 (heap bytes [8, 24)), "
+                             "which share bytes [8, 16): two results of one "
+                             "op may not overlap"));
+  b.program.values[y].location.offset = 16;
   CHECK(b.error().empty());
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Plants one fault into the first planned function of a planned graph.
 
-    plant.py PLANNED.mlir KIND OUT.mlir
+    plant.py PLANNED.mlir KIND OUT.mlir [FUNCTION]
 
-Each kind is a mistake a planner (or a hand edit) could make; the replay
+FUNCTION (a name without the @) picks the function, the first one by
+default. Each kind is a mistake a planner (or a hand edit) could make; the replay
 must reject every one of them. The edit is checked to have happened, so a
 test using this cannot pass by planting nothing.
 
@@ -25,9 +26,9 @@ import sys
 HEAP = re.compile(r"coreai\.placement = \[(?P<entry>#coreai\.heap<(?P<fields>[^>]*)>)\]")
 
 
-def split_first_function(text):
-    """(before, the first function, after): faults go into the first one."""
-    start = text.index("func.func @")
+def split_first_function(text, name=None):
+    """(before, the first function or the one named, after): faults go into it."""
+    start = text.index("func.func @" + (name + "(" if name else ""))
     end = text.find("func.func @", start + 1)
     end = len(text) if end < 0 else end
     return text[:start], text[start:end], text[end:]
@@ -101,6 +102,15 @@ def plant(p):
         first = p.matching(HEAP.pattern)
         m = p.matching(HEAP.pattern, lambda f: f["offset"] != offset_of(first))
         p.set_fields(m, offset=offset_of(first))
+    elif kind in ("partial-overlap", "lent-partial-overlap"):
+        # A unary op written in place over its operand, shifted by one
+        # alignment step: still aligned, but only partly over the operand.
+        where = "heap" if kind == "partial-overlap" else "lent"
+        step = int(p.first(r"#coreai\.plan<[^>]*?\balignment = (\d+)").group(1))
+        m = p.matching(r"%\d+ = \"torch\.aten\.\w+\"\(%\d+\) \{[^\n]*?#coreai\." + where
+                       + r"<(?P<fields>[^>]*in_place = 0[^>]*)>",
+                       lambda f: f["size"] > step)
+        p.set_fields(m, offset=offset_of(m) + step)
     elif kind == "wrong-output":
         m = p.first(r"#coreai\.output<(\d+)>")
         p.body = p.body.replace(m.group(0), f"#coreai.output<{int(m.group(1)) - 1}>")
@@ -142,7 +152,7 @@ def plant(p):
 def main(script, plant_one):
     path, kind, out = sys.argv[1:4]
     text = open(path).read()
-    head, body, tail = split_first_function(text)
+    head, body, tail = split_first_function(text, sys.argv[4] if len(sys.argv) > 4 else None)
     p = Planting(script, kind, body)
     plant_one(p)
     planted = head + p.body + tail
