@@ -209,3 +209,20 @@ TEST_CASE("the indivisible bound against brute force",
   // Indivisibility matters on these sizes.
   CHECK(raised > 15);
 }
+
+TEST_CASE("the indivisible bound falls back to the splittable one past its "
+          "budget",
+          "[borrow][bound]") {
+  // Byte alignment and a 1 GiB output: a subset-sum over 2^30 units for 20
+  // buffers is over the budget, so the step keeps the splittable figure.
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < 20; ++i)
+    buffers.push_back({"b" + std::to_string(i), 0, 2,
+                       int64_t(60000001 + 2 * i), 1});
+  BufferProblem problem = problemOf(buffers);
+  std::vector<OutputBin> bins = {{0, int64_t(1) << 30, 3}};
+  BorrowingBounds bounds = borrowingBounds(problem, bins);
+  CHECK_FALSE(bounds.complete);
+  CHECK(bounds.indivisible == bounds.splittable);
+  CHECK(bounds.splittable == 20 * int64_t(60000001) + 380 - (int64_t(1) << 30));
+}
