@@ -45,12 +45,34 @@ using BinAssignment = std::vector<int32_t>;
 /// output is written and fits in it.
 bool fitsBin(const Buffer &buffer, const OutputBin &bin);
 
-/// A sound lower bound on the heap of any plan that may borrow the bins:
-/// at each time t, the bytes of the buffers live at t that no bin can take
-/// (they outlive every bin or fit none), plus the rest of the live bytes
-/// beyond what the bins can absorb at t (each bin holds at most its
-/// capacity and at most the bytes of the live buffers it may take).
-/// Sizes are not rounded. Equals lowerBound() when there are no bins.
+/// A sound lower bound on the heap of any plan that may borrow the bins,
+/// as if buffers could be split across regions: at each time t, the bytes
+/// of the buffers live at t that no bin can take (they outlive every bin
+/// or fit none), plus the rest of the live bytes beyond what the bins can
+/// absorb at t (each bin holds at most its capacity and at most the bytes
+/// of the live buffers it may take). Sizes are not rounded.
+int64_t splittableBorrowingLowerBound(const BufferProblem &problem,
+                                      const std::vector<OutputBin> &bins);
+
+/// The two bounds under borrowing (docs/SOLVERS.md, "Bounds").
+struct BorrowingBounds {
+  /// splittableBorrowingLowerBound().
+  int64_t splittable = 0;
+  /// At least `splittable`: buffers are indivisible, so at each time a bin
+  /// absorbs at most the best subset-sum of its eligible live buffers
+  /// (sizes and capacities in units of the smallest alignment) within its
+  /// capacity; the heap holds the rest. Max over time.
+  int64_t indivisible = 0;
+  /// False when a subset-sum was over the work budget and its step fell
+  /// back to the splittable figure (still a lower bound, maybe a weaker one).
+  bool complete = true;
+};
+BorrowingBounds borrowingBounds(const BufferProblem &problem,
+                                const std::vector<OutputBin> &bins);
+
+/// The plan's lower bound under borrowing: borrowingBounds().indivisible,
+/// or lowerBound() when there are no bins. No plan that borrows the bins
+/// (with the op order of `problem`) has a smaller heap.
 int64_t borrowingLowerBound(const BufferProblem &problem,
                             const std::vector<OutputBin> &bins);
 

@@ -145,3 +145,84 @@ TEST_CASE("borrowing bound and plans against brute force", "[borrow][property]")
   // The proof is not vacuous on these sizes.
   CHECK(proven > 50);
 }
+
+TEST_CASE("the indivisible bound at a Llama-like prefill peak",
+          "[borrow][bound]") {
+  // S = 32: two f32 attention buffers of 4 MiB and two small ones live at
+  // once, all ending before the logits (32 x 128256 x 2 bytes) are written.
+  // Both 4 MiB buffers do not fit the logits together, so one stays in the
+  // heap whatever the plan.
+  const int64_t mib4 = 4 << 20, logits = 32 * 128256 * 2;
+  BufferProblem problem = problemOf({{"scores", 0, 3, mib4, 256},
+                                     {"probs", 1, 3, mib4, 256},
+                                     {"q", 1, 3, 196608, 256},
+                                     {"k", 2, 3, 192000, 256}});
+  std::vector<OutputBin> bins = {{0, logits, 4}};
+  BorrowingBounds bounds = borrowingBounds(problem, bins);
+  CHECK(bounds.splittable == 2 * mib4 + 196608 + 192000 - logits);
+  CHECK(bounds.indivisible == mib4);
+  CHECK(bounds.complete);
+  CHECK(borrowingLowerBound(problem, bins) == mib4);
+  BorrowResult result = solveWithBorrowing(problem, bins, {});
+  REQUIRE(result.plan);
+  CHECK(result.plan->heap == mib4);
+  CHECK(result.plan->lowerBound == mib4);
+  CHECK(result.plan->optimal);
+}
+
+TEST_CASE("the indivisible bound against brute force",
+          "[borrow][bound][property]") {
+  std::mt19937 rng(25);
+  int raised = 0;
+  for (int round = 0; round < 160; ++round) {
+    size_t binCount = 1 + rng() % 3;
+    size_t n = 2 + rng() % (binCount == 3 ? 3 : 4);
+    std::vector<Buffer> buffers;
+    for (size_t i = 0; i < n; ++i) {
+      int64_t start = rng() % 4;
+      int64_t alignment = rng() % 4 == 0 ? 32 : 16;
+      // Sizes not always a multiple of the alignment.
+      int64_t size = 16 * (1 + int64_t(rng() % 5)) - int64_t(rng() % 3) * 5;
+      buffers.push_back({"b" + std::to_string(i), start,
+                         start + 1 + int64_t(rng() % 4), size, alignment});
+    }
+    BufferProblem problem = problemOf(buffers);
+    std::vector<OutputBin> bins;
+    for (size_t k = 0; k < binCount; ++k)
+      bins.push_back({int64_t(k), int64_t(16 + rng() % 6 * 16 - rng() % 2 * 7),
+                      int64_t(2 + rng() % 7)});
+    INFO("round " << round);
+    int64_t optimum = bruteForceHeap(problem, bins);
+    BorrowingBounds bounds = borrowingBounds(problem, bins);
+    CHECK(bounds.complete);
+    CHECK(bounds.splittable == splittableBorrowingLowerBound(problem, bins));
+    CHECK(bounds.indivisible >= bounds.splittable);
+    CHECK(bounds.indivisible <= optimum);
+    CHECK(borrowingLowerBound(problem, bins) == bounds.indivisible);
+    BorrowResult result = solveWithBorrowing(problem, bins, {});
+    REQUIRE(result.plan);
+    CHECK(result.plan->lowerBound <= optimum);
+    if (result.plan->optimal)
+      CHECK(result.plan->heap == optimum);
+    raised += bounds.indivisible > bounds.splittable;
+  }
+  // Indivisibility matters on these sizes.
+  CHECK(raised > 15);
+}
+
+TEST_CASE("the indivisible bound falls back to the splittable one past its "
+          "budget",
+          "[borrow][bound]") {
+  // Byte alignment and a 1 GiB output: a subset-sum over 2^30 units for 20
+  // buffers is over the budget, so the step keeps the splittable figure.
+  std::vector<Buffer> buffers;
+  for (int i = 0; i < 20; ++i)
+    buffers.push_back({"b" + std::to_string(i), 0, 2,
+                       int64_t(60000001 + 2 * i), 1});
+  BufferProblem problem = problemOf(buffers);
+  std::vector<OutputBin> bins = {{0, int64_t(1) << 30, 3}};
+  BorrowingBounds bounds = borrowingBounds(problem, bins);
+  CHECK_FALSE(bounds.complete);
+  CHECK(bounds.indivisible == bounds.splittable);
+  CHECK(bounds.splittable == 20 * int64_t(60000001) + 380 - (int64_t(1) << 30));
+}

@@ -14,6 +14,7 @@
 #include "coreai-plan/Bundle/Fit.h"
 #include "coreai-plan/Bundle/Planner.h"
 #include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -168,6 +169,11 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"file", entry.plannedFile},
         {"buffers", int64_t(e.problem.buffers.size())},
         {"lower_bound", e.plan.lowerBound},
+        // The bound as if buffers could be split between the heap and the
+        // outputs' storage (docs/SOLVERS.md, "Bounds"): what lower_bound
+        // was before it knew buffers are indivisible.
+        {"lower_bound_splittable",
+         splittableBorrowingLowerBound(e.problem, e.outputBins)},
         {"heap", e.plan.heap},
         {"optimal", e.plan.optimal},
         {"borrowed_buffers", borrowedBuffers},
