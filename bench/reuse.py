@@ -47,7 +47,7 @@ CONFIGS = [
                            "state-placement=true reorder=true "
                            "borrow-outputs=true in-place-softmax=true"),
 ]
-PLAN = re.compile(r"func\.func @(\w+)\(.*?coreai\.plan = \{([^}]*)\}")
+PLAN = re.compile(r"func\.func @(\w+)\(.*?coreai\.plan = #coreai\.plan<([^>]*)>")
 
 
 def plans(opt, graph, options, bind=None):
@@ -138,8 +138,9 @@ def main():
         "under borrowing (`borrowingLowerBound`, include/coreai-plan/OutputBins.h: "
         "at each op, the live bytes no output can take, because they outlive "
         "every output's first write or fit none, plus the other live bytes "
-        "beyond what the outputs can absorb then, each output at most its "
-        "size and at most the live bytes it may take; raised to the heap's "
+        "beyond what the outputs can absorb then, buffers whole: the best "
+        "subset of the buffers each output may take that fits it, in units "
+        "of the alignment (docs/SOLVERS.md, Bounds); raised to the heap's "
         "own bound when every buffer an output could take was borrowed); "
         "`gap` is heap / that bound, `*` where the heap is proven minimal. "
         "`vs no reuse` compares the h18p default (borrowing) with `no "
