@@ -8,6 +8,8 @@
 #include "ArgsRepr.h"
 #include "ExportSchema.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -106,29 +108,26 @@ TEST_CASE("a node's inputs become the coreai.args tuple, keywords named",
 }
 
 TEST_CASE("tensor metadata: sizes, strides, density", "[import]") {
-  llvm::Expected<TensorMeta> rowMajor = meta(
-      R"({"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}],
-          "strides": [{"as_int": 3}, {"as_int": 1}]})");
-  REQUIRE(static_cast<bool>(rowMajor));
-  CHECK(rowMajor->sizes == llvm::SmallVector<int64_t>{2, 3});
-  CHECK_FALSE(rowMajor->dynamic);
-  CHECK(isContiguous(*rowMajor));
-  CHECK(errorOf(checkDense(*rowMajor, "t")).empty());
-
+  // A 2x3 f32 tensor with the given strides.
+  auto twoByThree = [](int64_t outer, int64_t inner) {
+    llvm::Expected<TensorMeta> parsed = meta(llvm::formatv(
+        R"({{"dtype": 7, "sizes": [{{"as_int": 2}, {{"as_int": 3}],
+            "strides": [{{"as_int": {0}}, {{"as_int": {1}}]})",
+        outer, inner).str());
+    REQUIRE(static_cast<bool>(parsed));
+    return *parsed;
+  };
+  TensorMeta rowMajor = twoByThree(3, 1);
+  CHECK(rowMajor.sizes == llvm::SmallVector<int64_t>{2, 3});
+  CHECK_FALSE(rowMajor.dynamic);
+  CHECK(isContiguous(rowMajor));
+  CHECK(errorOf(checkDense(rowMajor, "t")).empty());
   // A transpose is dense but not row-major.
-  llvm::Expected<TensorMeta> transposed = meta(
-      R"({"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}],
-          "strides": [{"as_int": 1}, {"as_int": 2}]})");
-  REQUIRE(static_cast<bool>(transposed));
-  CHECK_FALSE(isContiguous(*transposed));
-  CHECK(errorOf(checkDense(*transposed, "t")).empty());
-
+  TensorMeta transposed = twoByThree(1, 2);
+  CHECK_FALSE(isContiguous(transposed));
+  CHECK(errorOf(checkDense(transposed, "t")).empty());
   // Strides with gaps spread 6 elements over 9: not plannable as 6.
-  llvm::Expected<TensorMeta> gappy = meta(
-      R"({"dtype": 7, "sizes": [{"as_int": 2}, {"as_int": 3}],
-          "strides": [{"as_int": 6}, {"as_int": 1}]})");
-  REQUIRE(static_cast<bool>(gappy));
-  CHECK(errorOf(checkDense(*gappy, "t")) ==
+  CHECK(errorOf(checkDense(twoByThree(6, 1), "t")) ==
         "tensor 't' spreads 6 elements over 9 by its strides: only dense "
         "results are planned");
 }
