@@ -23,6 +23,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InterleavedRange.h"
 
 #include <limits>
 
@@ -317,13 +318,8 @@ FailureOr<Value> Functionalizer::scatterInto(const Storage &view,
     if (std::optional<llvm::StringRef> dims = args.text(1, "dims"))
       if (auto inverse = inversePermutation(*dims, rank))
         return build(loc, "permute", "default",
-                     llvm::formatv("(T, [{0}])", llvm::join(llvm::map_range(
-                                                     *inverse,
-                                                     [](int64_t dim) {
-                                                       return std::to_string(
-                                                           dim);
-                                                     }),
-                                                 ", "))
+                     llvm::formatv("(T, [{0}])",
+                                   llvm::interleaved(*inverse, ", "))
                          .str(),
                      viewOp, newValue, like, true);
   if (op == "slice") {
