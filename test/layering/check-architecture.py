@@ -5,7 +5,8 @@ stays true and short.
 Fails (exit 1, one line per finding) when
   - a path the page names in backquotes does not exist in the source tree
     (a token counts as a path when it has a slash or a source file's ending;
-    `build/...` paths, placeholders in angle brackets and globs are skipped);
+    `build/...` and `../...` paths, placeholders in angle brackets and globs
+    are skipped);
   - a table cell is longer than --max-cell characters;
   - a top-level folder of the tree has no row of its own in the table of
     "Where things live".
@@ -22,7 +23,8 @@ TOKEN = re.compile(r"`([^`\s]+)`")
 
 
 def looks_like_path(token):
-    if token.startswith(("build/", "-", "--", "http", "$", "%")):
+    # Outside the tree (`../shared`) or made by the build: not this page's.
+    if token.startswith(("build/", "../", "-", "--", "http", "$", "%")):
         return False
     if any(c in token for c in "<>*{}()=,;:|"):
         return False
