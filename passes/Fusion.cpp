@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -453,6 +454,38 @@ void applyKernels(func::FuncOp func,
   applyOrder(func, moved);
 }
 
+/// The input's kernels win over the rules; where the rules would group
+/// the ops differently the difference is reported (a remark at the first
+/// op grouped differently), so that a user can tell whose model of the
+/// runtime the plan follows.
+void reportConflict(func::FuncOp func, const FunctionKernels &given,
+                    const LivenessOptions &options) {
+  OwningOpRef<func::FuncOp> clone = func.clone();
+  clone->walk([](Operation *op) { op->removeAttr(attr::kernel); });
+  std::vector<std::vector<unsigned>> rules =
+      KernelFormer(*clone, options).run();
+  std::vector<int> ruleAt(given.kernelAt.size(), -1);
+  for (auto [index, members] : llvm::enumerate(rules))
+    for (unsigned member : members)
+      ruleAt[member] = index;
+  // Two ops are grouped alike when both ways put them in one kernel, or
+  // both keep them apart; the first op grouped otherwise is reported.
+  std::vector<Operation *> ops = currentOrder(func);
+  for (unsigned at = 1; at < ops.size(); ++at) {
+    bool givenTogether = given.kernelAt[at] >= 0 &&
+                         given.kernelAt[at] == given.kernelAt[at - 1];
+    bool rulesTogether = ruleAt[at] >= 0 && ruleAt[at] == ruleAt[at - 1];
+    if (givenTogether == rulesTogether)
+      continue;
+    ops[at]->emitRemark("the input's kernels are used (")
+        << given.kernels.size()
+        << "); the target's fusion rules would form " << rules.size()
+        << " and, here, " << (rulesTogether ? "would" : "would not")
+        << " run this op in one kernel with the op before it";
+    return;
+  }
+}
+
 } // namespace
 
 FailureOr<KernelSource> formKernels(func::FuncOp func,
@@ -462,8 +495,11 @@ FailureOr<KernelSource> formKernels(func::FuncOp func,
   FailureOr<FunctionKernels> given = readKernels(func);
   if (failed(given))
     return failure();
-  if (!given->empty())
+  if (!given->empty()) {
+    if (fusesAnything(options))
+      reportConflict(func, *given, options);
     return KernelSource::Input;
+  }
   if (!fusesAnything(options))
     return KernelSource::None;
   std::vector<std::vector<unsigned>> kernels =
