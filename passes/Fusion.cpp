@@ -315,7 +315,8 @@ KernelFormer::matmulBefore(Value value, unsigned depth,
   FusionRole role = roles[at->second];
   if (role == FusionRole::Matmul)
     return at->second;
-  if (role != FusionRole::View && role != FusionRole::Elementwise)
+  if (role != FusionRole::View && role != FusionRole::Elementwise &&
+      role != FusionRole::Cast)
     return std::nullopt;
   path.push_back(at->second);
   for (Value operand : def->getOperands())
@@ -339,7 +340,8 @@ KernelFormer::matmulAfter(Value value, unsigned depth,
     FusionRole role = roles[at->second];
     if (role == FusionRole::Matmul && use.getOperandNumber() == 0)
       return at->second;
-    if (role != FusionRole::View && role != FusionRole::Elementwise)
+    if (role != FusionRole::View && role != FusionRole::Elementwise &&
+        role != FusionRole::Cast)
       continue;
     path.push_back(at->second);
     for (Value result : use.getOwner()->getResults())
