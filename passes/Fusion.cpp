@@ -98,6 +98,8 @@ private:
   bool allowed(unsigned producer, unsigned consumer) const;
   std::optional<Producer> producerOf(Value value) const;
   bool tryMerge(unsigned consumerSet, const Producer &producer);
+  int64_t bytesReadFromOutside(unsigned set) const;
+  bool worthMerging(unsigned from, unsigned consumer, unsigned producerOp) const;
   bool mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra);
   void absorbProducers(unsigned set);
   void seedAttention(unsigned softmax);
@@ -222,13 +224,6 @@ bool KernelFormer::mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra) 
   unsigned first = *llvm::min_element(merged), last = *llvm::max_element(merged);
   if (last - first > maxKernelSpan)
     return false;
-  for (unsigned member : merged)
-    for (Value result : ops[member]->getResults())
-      for (Operation *user : result.getUsers()) {
-        std::optional<unsigned> at = topLevelPosition(user);
-        if (at && !merged.contains(*at) && *at <= last)
-          return false;
-      }
   // Metadata checks among the ops come along, so that the checks keep
   // their order when the kernel's ops move to its last op; any other op
   // with effects there keeps the ops apart.
@@ -244,6 +239,13 @@ bool KernelFormer::mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra) 
         effectsOf(ops[between]).ordered())
       return false;
   }
+  for (unsigned member : merged)
+    for (Value result : ops[member]->getResults())
+      for (Operation *user : result.getUsers()) {
+        std::optional<unsigned> at = topLevelPosition(user);
+        if (at && !merged.contains(*at) && *at <= last)
+          return false;
+      }
   bool attention = sets[into].attention;
   for (unsigned member : merged)
     if (setOf[member] != into) {
@@ -282,7 +284,55 @@ bool KernelFormer::tryMerge(unsigned consumer, const Producer &producer) {
       extra.push_back(*at);
       llvm::append_range(values, ops[*at]->getResults());
     }
+  if (!worthMerging(from, consumer, producer.op))
+    return false;
   return mergeIfConvex(consumer, extra);
+}
+
+/// Bytes of the values the ops of `set` read from outside it that the
+/// plan stores (not arguments, constants or views of them).
+int64_t KernelFormer::bytesReadFromOutside(unsigned set) const {
+  llvm::DenseSet<Value> counted;
+  int64_t bytes = 0;
+  for (unsigned member : sets[set].members)
+    for (Value operand : ops[member]->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || (position.count(def) && setOf[position.lookup(def)] == set))
+        continue;
+      Value root = viewRoot(operand);
+      if (isa<BlockArgument>(root) || !counted.insert(root).second)
+        continue;
+      if (root.getDefiningOp() &&
+          root.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+        continue;
+      bytes += bytesOf(root.getType()).value_or(0);
+    }
+  return bytes;
+}
+
+/// Fusing keeps what the producer reads alive until the consumer's kernel
+/// ends, instead of the value between them: worth it when the producer
+/// reads no more stored bytes than that value holds. A product's or an
+/// attention's kernel holds its operands long: only then. A short kernel
+/// (elementwise, a norm) may also take a producer computed right before
+/// it, with nothing computed in between (a norm's reduction reads the full
+/// rows to write a column: its rows are the kernel's anyway).
+bool KernelFormer::worthMerging(unsigned from, unsigned consumer,
+                                unsigned producerOp) const {
+  int64_t saved = 0;
+  for (Value result : ops[producerOp]->getResults())
+    saved += bytesOf(result.getType()).value_or(0);
+  if (bytesReadFromOutside(from) <= saved)
+    return true;
+  KernelKind kind = kindOf(consumer);
+  if (kind == KernelKind::Matmul || kind == KernelKind::Attention)
+    return false;
+  unsigned producerLast = sets[from].members.back();
+  unsigned consumerFirst = sets[consumer].members.front();
+  for (unsigned between = producerLast + 1; between < consumerFirst; ++between)
+    if (computes(roles[between]) || roles[between] == FusionRole::None)
+      return false;
+  return true;
 }
 
 /// Pulls in producers of the set's operands until none more fits.
