@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -94,6 +95,34 @@ void explainPeakKernel(llvm::raw_ostream &os, const PlannedEntry &entry,
                         values.size() - shownKernelValues);
 }
 
+/// Which lower bound the plan was measured against, what it bounds, and
+/// why the heap is or is not proven minimal (docs/SOLVERS.md, "Bounds").
+void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  const Plan &plan = entry.plan;
+  if (entry.outputBins.empty())
+    os << "  bound: the peak of live bytes (each buffer padded to the "
+          "alignment), for the op order the plan uses\n";
+  else
+    os << llvm::formatv(
+        "  bound: the live bytes the lent outputs cannot hold as whole "
+        "buffers (a subset-sum per output), for the op order the plan "
+        "uses; {0} bytes if buffers could be split\n",
+        splittableBorrowingLowerBound(entry.problem, entry.outputBins));
+  int64_t gap = plan.heap - plan.lowerBound;
+  if (gap <= 0)
+    os << "  proven minimal: the heap meets the bound\n";
+  else if (plan.optimal)
+    os << llvm::formatv("  proven minimal by the exact search: the bound is "
+                        "{0} bytes below, not tight here\n",
+                        gap);
+  else
+    os << llvm::formatv("  not proven minimal: {0} bytes ({1:F2}%) above the "
+                        "bound; the exact search stopped at its time limit "
+                        "(the packing may waste up to that, or the bound is "
+                        "weak)\n",
+                        gap, plan.heap ? 100.0 * double(gap) / plan.heap : 0.0);
+}
+
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   const Plan &plan = entry.plan;
   int64_t loss = plan.heap - plan.lowerBound;
@@ -102,8 +131,9 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
                       entry.entry, entry.chunk, plan.heap,
                       humanBytes(plan.heap), plan.lowerBound,
                       entry.problem.buffers.size());
-  os << llvm::formatv("  fragmentation: {0} bytes ({1:F2}% of the heap)\n",
+  os << llvm::formatv("  gap to the bound: {0} bytes ({1:F2}% of the heap)\n",
                       loss, plan.heap ? 100.0 * double(loss) / plan.heap : 0.0);
+  explainBound(os, entry);
   for (size_t k = 0; k < entry.outputBins.size(); ++k) {
     int64_t count = 0, bytes = 0;
     for (size_t b = 0; b < entry.binOf.size(); ++b)

@@ -80,7 +80,7 @@ TEST_CASE("explain names the peak op, its buffers and their growth with S",
   CHECK(text.find("300 -> 9600 bytes (x32.0)") != std::string::npos);
   CHECK(text.find("2 of the 2 buffers live at the S=32 peak scale with S") !=
         std::string::npos);
-  CHECK(text.find("fragmentation: 0 bytes") != std::string::npos);
+  CHECK(text.find("gap to the bound: 0 bytes") != std::string::npos);
 }
 
 namespace {
