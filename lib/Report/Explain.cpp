@@ -117,10 +117,14 @@ void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
                         gap);
   else
     os << llvm::formatv("  not proven minimal: {0} bytes ({1:F2}%) above the "
-                        "bound; the exact search stopped at its time limit "
-                        "(the packing may waste up to that, or the bound is "
-                        "weak)\n",
-                        gap, plan.heap ? 100.0 * double(gap) / plan.heap : 0.0);
+                        "bound; {2} (the packing may waste up to that, or "
+                        "the bound is weak)\n",
+                        gap, plan.heap ? 100.0 * double(gap) / plan.heap : 0.0,
+                        entry.outputBins.empty()
+                            ? "the exact search stopped at its time limit"
+                            : "with lent outputs the packing is heuristic: no "
+                              "exact search covers the heap and the outputs "
+                              "together yet");
 }
 
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {

@@ -205,6 +205,13 @@ llvm::json::Value summaryJson(const Manifest &manifest,
          splittableBorrowingLowerBound(e.problem, e.outputBins)},
         {"heap", e.plan.heap},
         {"optimal", e.plan.optimal},
+        // Which bound lower_bound is and how optimality was shown
+        // (docs/SOLVERS.md, "Bounds"): "meets-bound", "exact-search" (the
+        // search proved a heap above the bound minimal) or "none".
+        {"bound", e.outputBins.empty() ? "peak" : "indivisible-borrowing"},
+        {"proof", e.plan.heap <= e.plan.lowerBound ? "meets-bound"
+                  : e.plan.optimal                 ? "exact-search"
+                                                   : "none"},
         {"borrowed_buffers", borrowedBuffers},
         {"borrowed_bytes", borrowedBytes},
         {"algorithm", e.plan.algorithm},
