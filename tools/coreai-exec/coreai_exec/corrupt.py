@@ -5,6 +5,15 @@ the output it borrows). `overlap` moves one buffer onto another of the same
 storage that is still to be read after the first one is written, so exactly
 two simultaneously live buffers share bytes. Both move the offsets of
 the parsed function's heap and lent placements in memory.
+
+Two more break fused kernels (the ops with `coreai.kernel = N`):
+`kernel-output-over-input` moves a result a kernel writes (to the heap or
+scratch in an output) onto the bytes of an operand the kernel takes from
+outside and reads with a later op, so the kernel clobbers its own input;
+`fused-read-outside` marks a result of a kernel that an op outside it reads
+(or the function returns) as kept inside it, `#coreai.fused<kernel = N>`.
+Where the function has no kernel, or none to plant the fault in, they say so
+(exit 1).
 """
 
 import dataclasses
@@ -12,6 +21,7 @@ import math
 
 from . import aten
 from .engine import InputError
+from .mlir import Placement
 
 
 def heap_buffers(function):
@@ -19,6 +29,11 @@ def heap_buffers(function):
     the heap, k for scratch borrowed in output k), first (defining op index),
     last (last op index reading it through any value) and members ((op,
     result index) pairs: the root and the in-place results over it)."""
+    return _buffers(function)[0]
+
+
+def _buffers(function):
+    """heap_buffers, and the buffer (its index) of each value in one."""
     buffer_of, buffers = {}, []
     for index, op in enumerate(function.ops):
         for operand in op.operands:
@@ -44,7 +59,7 @@ def heap_buffers(function):
                                 "last": index, "members": [], "name": result, "region": region})
             buffers[b]["members"].append((op, j))
             buffer_of[result] = b
-    return buffers
+    return buffers, buffer_of
 
 
 def _set_offset(op, j, offset):
@@ -92,4 +107,95 @@ def corrupt(function, mode):
         where = "" if a["region"] < 0 else " in output %d's storage" % a["region"]
         return ("buffer %s (%d bytes) moved from offset %d onto %s at %d%s, which is read after it is written"
                 % (b["name"], b["size"], b["offset"], a["name"], a["offset"], where))
+    if mode in KERNEL_MODES:
+        kernels = kernels_of(function)
+        if not kernels:
+            raise InputError("@%s has no fused kernel (no op carries 'coreai.kernel'): nowhere to plant '%s'"
+                             % (function.name, mode))
+        return KERNEL_MODES[mode](function, kernels)
     raise InputError("unknown corruption '%s'" % mode)
+
+
+def kernels_of(function):
+    """Each fused kernel's ops, as (op index, op) pairs, by kernel in op order."""
+    kernels = {}
+    for index, op in enumerate(function.ops):
+        if op.kernel is not None:
+            kernels.setdefault(op.kernel, []).append((index, op))
+    return kernels
+
+
+def _where(op):
+    return "%s, %s" % (op.name, op.position)
+
+
+def kernel_output_over_input(function, kernels):
+    """A kernel's result, rooting its own buffer, moved onto the buffer of an
+    operand the kernel takes from outside and reads with a later op (of
+    equal size first: the kernel then writes exactly over its input, so only
+    the later read can tell)."""
+    buffers, buffer_of = _buffers(function)
+    best = None
+    for kernel, ops in kernels.items():
+        made = {r for _, op in ops for r in op.results}
+        for p, (_, op) in enumerate(ops):
+            for j, result in enumerate(op.results):
+                if result not in buffer_of:
+                    continue  # not in the heap or an output's scratch
+                b = buffers[buffer_of[result]]
+                if b["members"][0][0] is not op:
+                    continue  # in place over a buffer made before
+                for _, later in ops[p + 1:]:
+                    for operand in later.operands:
+                        if operand in made or operand not in buffer_of:
+                            continue
+                        a = buffers[buffer_of[operand]]
+                        if a is b or a["region"] != b["region"]:
+                            continue
+                        if a["offset"] + b["size"] > _region_size(function, a["region"]):
+                            continue
+                        rank = (a["size"] == b["size"], min(a["size"], b["size"]))
+                        if best is None or rank > best[0]:
+                            best = (rank, kernel, op, b, a, operand, later)
+    if best is None:
+        raise InputError("@%s: no kernel writes a result to the heap (or an output's scratch) before another of "
+                         "its ops reads an operand from there that the kernel takes from outside: nowhere to "
+                         "plant 'kernel-output-over-input' (%d kernels)" % (function.name, len(kernels)))
+    _, kernel, op, b, a, operand, later = best
+    for member, j in b["members"]:
+        _set_offset(member, j, a["offset"])
+    return ("kernel %d's result %s (%s; %d bytes) moved from offset %d onto its operand %s at %d "
+            "(%d bytes), which %s (%s) of the kernel reads after it is written"
+            % (kernel, b["name"], _where(op), b["size"], b["offset"], operand, a["offset"], a["size"],
+               ", ".join(later.results) or "an op", _where(later)))
+
+
+def fused_read_outside(function, kernels):
+    """A result of a kernel read outside it (by an op first, else by the
+    return) marked as kept inside the kernel."""
+    best = None
+    for kernel, ops in kernels.items():
+        for _, op in ops:
+            alias = op.attrs.get("coreai.alias_of") or []
+            for j, result in enumerate(op.results):
+                if op.placement(j).kind == "fused" or (j < len(alias) and alias[j] >= 0):
+                    continue
+                readers = [r for r in function.ops if result in r.operands and r.kernel != kernel]
+                if not readers and result not in function.returned:
+                    continue
+                rank = (bool(readers),)
+                if best is None or rank > best[0]:
+                    best = (rank, kernel, op, j, readers)
+    if best is None:
+        raise InputError("@%s: no result of a kernel is read outside it: nowhere to plant 'fused-read-outside' "
+                         "(%d kernels)" % (function.name, len(kernels)))
+    _, kernel, op, j, readers = best
+    was = op.placement(j).kind
+    op.set_placement(j, Placement("fused", kernel=kernel))
+    reader = ("%s (%s)" % (", ".join(readers[0].results) or "an op", _where(readers[0])) if readers
+              else "the return")
+    return ("kernel %d's result %s (%s), placed #coreai.%s, marked #coreai.fused<kernel = %d>, but %s reads it "
+            "outside the kernel" % (kernel, op.results[j], _where(op), was, kernel, reader))
+
+
+KERNEL_MODES = {"kernel-output-over-input": kernel_output_over_input, "fused-read-outside": fused_read_outside}
