@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Bindings.h"
 #include "Effects.h"
+#include "Kernels.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -35,6 +36,7 @@ enum class Storage {
   Outside,   ///< function arguments, returned values, memrefs we do not own
   Constant,  ///< constant data
   Undefined, ///< tensor.empty: no bytes anyone may read
+  Fused,     ///< read only inside the kernel that computes it: no bytes
 };
 
 struct Group {
@@ -59,6 +61,10 @@ struct Group {
   /// The root is a fresh allocation of the function (not a global, an
   /// alloca or another memref it does not own).
   bool allocated = false;
+  /// The kernel (index into FunctionKernels::kernels) whose op computes the
+  /// root, or -1; whether any value of the group is read outside it.
+  int kernel = -1;
+  bool escapesKernel = false;
 };
 
 struct ValueInfo {
@@ -78,14 +84,21 @@ public:
 private:
   LogicalResult visitTopLevel(Operation *op, int64_t time);
   LogicalResult refuseMutation(Operation *op);
-  void recordUses(Operation *op, int64_t time);
-  LogicalResult defineResults(Operation *op, int64_t time);
+  void recordUses(Operation *op, int64_t time, int kernel);
+  LogicalResult defineResults(Operation *op, int64_t time, int kernel);
   void markReturned(Operation *terminator);
+  void keepInsideKernels();
   bool canOverwrite(Operation *op, unsigned operandIndex, int64_t time,
                     unsigned target) const;
+  bool canOverwriteInKernel(llvm::ArrayRef<Operation *> ops, Value operand,
+                            int64_t time, unsigned target) const;
+  bool takesStorageOf(unsigned resultIndex, bool &intoHeap) const;
+  void writeOver(unsigned resultIndex, unsigned target, bool intoHeap);
   void reuseInPlace(Operation *op, int64_t time);
+  void reuseInKernel(llvm::ArrayRef<Operation *> ops, int64_t time);
   void reuseBufferInPlace(Operation *op, int64_t time);
-  void placeInState(Operation *op, int64_t time);
+  void placeInState(Operation *op, int64_t time,
+                    llvm::ArrayRef<Operation *> kernelOps);
   std::vector<OutputBin> outputBins(Operation *terminator) const;
   FunctionBuffers buildProblem();
 
@@ -110,6 +123,7 @@ private:
 
   func::FuncOp func;
   const LivenessOptions &options;
+  FunctionKernels kernels;
   std::vector<Group> groups;
   llvm::DenseMap<Value, ValueInfo> info;
   /// Values with a group, in program order (roots before their views).
@@ -117,14 +131,19 @@ private:
 };
 
 LogicalResult LivenessBuilder::visitTopLevel(Operation *top, int64_t time) {
+  // A kernel is one step: what its ops read is read until its last op,
+  // what they write is written from its first.
+  int kernel = kernels.kernelAt[time];
+  int64_t useTime = kernels.stepEnd(time), defineTime = kernels.stepStart(time);
   // Pre-order, uses before definitions: a nested op's operands defined
   // earlier in the same region are known by the time it is visited.
   WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (failed(refuseMutation(op)))
       return WalkResult::interrupt();
-    recordUses(op, time);
-    return failed(defineResults(op, time)) ? WalkResult::interrupt()
-                                           : WalkResult::advance();
+    recordUses(op, useTime, kernel);
+    return failed(defineResults(op, defineTime, kernel))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
 }
@@ -161,13 +180,15 @@ LogicalResult LivenessBuilder::refuseMutation(Operation *op) {
   return failure();
 }
 
-void LivenessBuilder::recordUses(Operation *op, int64_t time) {
+void LivenessBuilder::recordUses(Operation *op, int64_t time, int kernel) {
   if (onlyFrees(op))
     return;
   bool renames = mayRenameMemRefs(op);
   for (Value operand : op->getOperands())
     if (const ValueInfo *used = lookup(operand)) {
       Group &group = groups[used->group];
+      if (group.kernel != kernel)
+        group.escapesKernel = true;
       group.end = std::max(group.end, time + 1);
       if (group.firstUse < 0 && time > group.start)
         group.firstUse = time;
@@ -177,7 +198,8 @@ void LivenessBuilder::recordUses(Operation *op, int64_t time) {
     }
 }
 
-LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
+LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time,
+                                             int kernel) {
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
     Value result = op->getResult(i);
     FailureOr<ResultClass> cls = classifyResult(op, i);
@@ -200,6 +222,7 @@ LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time) {
         return failure();
       value.group = newGroup(time, Storage::Heap, *size);
       groups[value.group].allocated = true;
+      groups[value.group].kernel = kernel;
       break;
     }
     case ResultKind::Constant:
@@ -224,6 +247,7 @@ void LivenessBuilder::markReturned(Operation *terminator) {
     if (!value)
       continue;
     Group &group = groups[value->group];
+    group.escapesKernel = true;
     if (group.argument >= 0 || group.storage == Storage::Constant ||
         group.storage == Storage::Undefined)
       continue;
@@ -278,35 +302,110 @@ void LivenessBuilder::reuseInPlace(Operation *op, int64_t time) {
   const ValueInfo *result = lookup(op->getResult(0));
   if (!result || result->isView)
     return;
-  unsigned resultIndex = result->group;
-  Group &resultGroup = groups[resultIndex];
-  bool intoHeap = resultGroup.storage == Storage::Heap;
-  bool intoOutput = options.outputPlacement &&
-                    resultGroup.storage == Storage::Outside &&
-                    resultGroup.output >= 0 && !resultGroup.outputShared &&
-                    resultGroup.stateArgument < 0;
-  if ((!intoHeap && !intoOutput) || resultGroup.size == 0)
+  bool intoHeap = false;
+  if (!takesStorageOf(result->group, intoHeap))
     return;
-
   for (unsigned index : candidates) {
     const ValueInfo *source = lookup(op->getOperand(index));
     if (!source)
       continue;
     unsigned target = find(source->group);
-    Group &targetGroup = groups[target];
-    if (targetGroup.storage != Storage::Heap ||
-        targetGroup.size != resultGroup.size ||
+    if (groups[target].storage != Storage::Heap ||
+        groups[target].size != groups[result->group].size ||
         !canOverwrite(op, index, time, target))
       continue; // an argument, an output, another size, or read later
-    if (intoHeap) {
-      resultGroup.mergedInto = target;
-      targetGroup.end = std::max(targetGroup.end, resultGroup.end);
-    } else {
-      targetGroup.mergedInto = resultIndex;
-      resultGroup.start = std::min(resultGroup.start, targetGroup.start);
-    }
-    return;
+    return writeOver(result->group, target, intoHeap);
   }
+}
+
+/// Whether the group of a result may be written over a dying operand's
+/// storage: it is in the heap, or (output placement) it is an output's
+/// own value. `intoHeap` says which.
+bool LivenessBuilder::takesStorageOf(unsigned resultIndex,
+                                     bool &intoHeap) const {
+  const Group &resultGroup = groups[resultIndex];
+  intoHeap = resultGroup.storage == Storage::Heap;
+  bool intoOutput = options.outputPlacement &&
+                    resultGroup.storage == Storage::Outside &&
+                    resultGroup.output >= 0 && !resultGroup.outputShared &&
+                    resultGroup.stateArgument < 0;
+  return (intoHeap || intoOutput) && resultGroup.size != 0;
+}
+
+/// The result's group is written over `target`'s bytes: in the heap it
+/// joins the operand's buffer; as an output it pulls the operand's buffer
+/// (the whole chain that built it) into the output's storage.
+void LivenessBuilder::writeOver(unsigned resultIndex, unsigned target,
+                                bool intoHeap) {
+  Group &resultGroup = groups[resultIndex];
+  Group &targetGroup = groups[target];
+  if (intoHeap) {
+    resultGroup.mergedInto = target;
+    targetGroup.end = std::max(targetGroup.end, resultGroup.end);
+  } else {
+    targetGroup.mergedInto = resultIndex;
+    resultGroup.start = std::min(resultGroup.start, targetGroup.start);
+  }
+}
+
+/// A kernel's result over one of its operands (the kernel in-place rule,
+/// kernelInPlaceOperands): the operand dies with the kernel, and the
+/// kernel reads its buffer through that operand only.
+bool LivenessBuilder::canOverwriteInKernel(llvm::ArrayRef<Operation *> ops,
+                                           Value operand, int64_t time,
+                                           unsigned target) const {
+  const ValueInfo *source = lookup(operand);
+  if (!source || !source->keepsLayout || groups[target].end != time + 1)
+    return false;
+  for (Operation *op : ops) {
+    bool otherRead = false;
+    op->walk([&](Operation *nested) {
+      for (Value other : nested->getOperands())
+        if (other != operand)
+          if (const ValueInfo *otherInfo = lookup(other))
+            otherRead |= find(otherInfo->group) == target;
+    });
+    if (otherRead)
+      return false;
+  }
+  return true;
+}
+
+/// In-place reuse for a kernel of several ops, at its last op (`time`).
+void LivenessBuilder::reuseInKernel(llvm::ArrayRef<Operation *> ops,
+                                    int64_t time) {
+  if (!options.inPlace)
+    return;
+  for (Operation *op : ops)
+    for (Value value : op->getResults()) {
+      const ValueInfo *result = lookup(value);
+      bool intoHeap = false;
+      if (!result || result->isView ||
+          !takesStorageOf(result->group, intoHeap))
+        continue;
+      for (Value operand : kernelInPlaceOperands(ops, value)) {
+        const ValueInfo *source = lookup(operand);
+        if (!source)
+          continue;
+        unsigned target = find(source->group);
+        if (target == find(result->group) ||
+            groups[target].storage != Storage::Heap ||
+            groups[target].size != groups[result->group].size ||
+            !canOverwriteInKernel(ops, operand, time, target))
+          continue;
+        writeOver(result->group, target, intoHeap);
+        break;
+      }
+    }
+}
+
+/// A value computed inside a kernel and read by no op outside it (nor
+/// returned) never leaves the kernel: it needs no bytes of the plan.
+void LivenessBuilder::keepInsideKernels() {
+  for (Group &group : groups)
+    if (group.kernel >= 0 && !group.escapesKernel &&
+        group.storage == Storage::Heap && group.mergedInto < 0)
+      group.storage = Storage::Fused;
 }
 
 /// The memref form of in-place reuse: a linalg op writing a fresh
@@ -345,7 +444,8 @@ void LivenessBuilder::reuseBufferInPlace(Operation *op, int64_t time) {
 /// into the state's own storage when the old value dies at the update: the
 /// runtime binds the update to the same buffer, so it needs neither a heap
 /// buffer nor an output of its own.
-void LivenessBuilder::placeInState(Operation *op, int64_t time) {
+void LivenessBuilder::placeInState(Operation *op, int64_t time,
+                                   llvm::ArrayRef<Operation *> kernelOps) {
   if (op->getNumResults() != 1)
     return;
   const ValueInfo *result = lookup(op->getResult(0));
@@ -371,8 +471,10 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time) {
     if (!stateKind || stateKind.getValue() != "state" || stateName != updated)
       continue;
     unsigned target = find(lookup(state)->group);
-    if (!canOverwrite(op, index, time, target))
-      continue;
+    if (!canOverwrite(op, index, time, target) ||
+        (!kernelOps.empty() &&
+         !canOverwriteInKernel(kernelOps, state, time, target)))
+      continue; // read later, or by another op of its kernel
     if (resultGroup.storage == Storage::Heap)
       resultGroup.storage = Storage::Outside; // outputs-in-heap: now none
     resultGroup.stateArgument = argument;
@@ -463,6 +565,15 @@ FunctionBuffers LivenessBuilder::buildProblem() {
     origin.op = root.getDefiningOp()->getName().getStringRef().str();
     origin.location = locationString(root.getLoc());
   }
+  out.kernels = kernels.kernels.size();
+  for (Value value : defined) {
+    const ValueInfo &valueInfo = info.find(value)->second;
+    const Group &group = groups[find(valueInfo.group)];
+    if (!valueInfo.isView && group.storage == Storage::Fused) {
+      out.fused.push_back({value, kernels.kernels[group.kernel].id});
+      out.fusedBytes += group.size;
+    }
+  }
   for (Value value : defined) {
     const ValueInfo &valueInfo = info.find(value)->second;
     const Group &group = groups[find(valueInfo.group)];
@@ -495,6 +606,10 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
 
   if (failed(checkStateBindings(func)))
     return failure();
+  FailureOr<FunctionKernels> read = readKernels(func);
+  if (failed(read))
+    return failure();
+  kernels = std::move(*read);
   Block &body = func.getBody().front();
   // One group per argument: state placement needs to know when each dies.
   for (BlockArgument argument : body.getArguments()) {
@@ -515,11 +630,24 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
           : nullptr;
   if (terminator)
     markReturned(terminator);
+  keepInsideKernels();
+  std::vector<llvm::SmallVector<Operation *, 4>> opsOfKernel =
+      kernelOps(func, kernels);
   // Program order: a chain's earlier links have merged by the time a later
   // op asks whether its operand's buffer dies there.
   for (size_t time = 0; time < order.size(); ++time) {
+    int kernel = kernels.kernelAt[time];
+    int64_t end = kernels.stepEnd(time);
     if (options.statePlacement)
-      placeInState(order[time], time);
+      placeInState(order[time], end,
+                   kernel >= 0 ? llvm::ArrayRef<Operation *>(
+                                     opsOfKernel[kernel])
+                               : llvm::ArrayRef<Operation *>());
+    if (kernel >= 0) {
+      if (int64_t(time) == end)
+        reuseInKernel(opsOfKernel[kernel], end);
+      continue;
+    }
     if (options.inPlace || options.inPlaceSoftmax)
       reuseInPlace(order[time], time);
     if (options.inPlace)

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -406,6 +407,50 @@ bool mayRenameMemRefs(Operation *op) {
 bool onlyFrees(Operation *op) {
   return isa<memref::DeallocOp, bufferization::DeallocOp,
              bufferization::DeallocTensorOp>(op);
+}
+
+/// classifyResult without its diagnostics: fusion asks before liveness,
+/// which reports a result it cannot classify.
+static FailureOr<ResultClass> classifyResultQuietly(Operation *op,
+                                                    unsigned index) {
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  return classifyResult(op, index);
+}
+
+FusionRole fusionRoleOf(Operation *op) {
+  llvm::StringRef name = op->getName().getStringRef();
+  if (name == "torch.aten._assert_tensor_metadata")
+    return FusionRole::MetadataCheck;
+  if (op->getNumRegions() > 0 || op->hasTrait<OpTrait::IsTerminator>() ||
+      effectsOf(op).ordered())
+    return FusionRole::None;
+  if (op->getNumResults() > 0 && llvm::all_of(op->getResults(), [&](OpResult r) {
+        FailureOr<ResultClass> cls =
+            classifyResultQuietly(op, r.getResultNumber());
+        return succeeded(cls) && cls->kind == ResultKind::View;
+      }))
+    return FusionRole::View;
+  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  if (!facts)
+    return op->hasTrait<OpTrait::Elementwise>() ? FusionRole::Elementwise
+                                                : FusionRole::None;
+  if (facts->elementwise && atenArgumentsKeepElementwise(op))
+    return name == "torch.aten._to_copy" || name == "torch.aten.clone" ||
+                   name == "torch.aten.copy"
+               ? FusionRole::Cast
+               : FusionRole::Elementwise;
+  if (facts->fill)
+    return FusionRole::Fill;
+  if (facts->reduction)
+    return FusionRole::Reduction;
+  if (facts->normalisation)
+    return FusionRole::Normalisation;
+  if (facts->matmul)
+    return FusionRole::Matmul;
+  if (facts->attention)
+    return FusionRole::Attention;
+  return FusionRole::None;
 }
 
 } // namespace coreai

@@ -82,6 +82,21 @@ llvm::SmallVector<unsigned, 2> softmaxInPlaceOperands(mlir::Operation *op);
 /// the replaced elements.
 llvm::SmallVector<unsigned, 2> stateUpdateOperands(mlir::Operation *op);
 
+/// What an op can be in a fused kernel (passes/Fusion.cpp, docs/FUSION.md).
+enum class FusionRole {
+  None,          ///< never fused: effects, regions, unknown ops, terminators
+  View,          ///< every result a view: free, goes where its readers go
+  MetadataCheck, ///< `_assert_tensor_metadata`: checks static types only
+  Elementwise,   ///< result element i from operand elements at i
+  Cast,          ///< an elementwise copy: `_to_copy`, `clone`, `copy`
+  Fill,          ///< values from scalars and shapes (`full_like`)
+  Reduction,     ///< reduces dimensions (`mean`, `amax`, `any`)
+  Normalisation, ///< a row-wise reduction and rescale (`_softmax`, norms)
+  Matmul,        ///< `mm`, `bmm`, `addmm`, ...
+  Attention,     ///< `scaled_dot_product_attention`
+};
+FusionRole fusionRoleOf(mlir::Operation *op);
+
 /// Operands that only free memory (memref.dealloc): not uses.
 bool onlyFrees(mlir::Operation *op);
 

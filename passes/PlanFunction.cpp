@@ -1,11 +1,13 @@
 //===- PlanFunction.cpp - Solve, verify and annotate one function ---------===//
 #include "coreai-plan/Passes/PlanFunction.h"
 
+#include "Kernels.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Exporter/ChunkSize.h"
+#include "coreai-plan/Passes/Fusion.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
 #include "coreai-plan/Borrow.h"
@@ -89,6 +91,14 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
         placed.inState ? Placement::Kind::State : Placement::Kind::Output;
     (placed.inState ? placement.argument : placement.output) = placed.index;
   }
+  for (const FunctionBuffers::Fused &fused : buffers.fused) {
+    auto result = dyn_cast<OpResult>(fused.value);
+    if (!result)
+      continue;
+    Placement &placement = placementOf(result);
+    placement.kind = Placement::Kind::Fused;
+    placement.kernel = fused.kernel;
+  }
   for (Operation *op : order) {
     llvm::SmallVector<Attribute, 1> attrs;
     for (const Placement &placement : placements.find(op)->second)
@@ -117,7 +127,61 @@ void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
                               inPlace ? std::optional<int64_t>(
                                             entry.inPlaceSavedBytes)
                                       : std::nullopt,
-                              borrowed, reorderedAttr));
+                              borrowed, reorderedAttr,
+                              entry.kernels.empty()
+                                  ? std::nullopt
+                                  : std::optional<int64_t>(
+                                        entry.kernels.size()),
+                              entry.kernels.empty()
+                                  ? std::nullopt
+                                  : std::optional<int64_t>(
+                                        entry.fusedBytes())));
+}
+
+/// The kernels of `func` as the manifest lists them: each kernel's ops,
+/// the values that stay inside it and the planned buffers it writes.
+std::vector<PlannedEntry::Kernel> kernelRecords(func::FuncOp func,
+                                               const FunctionBuffers &buffers) {
+  std::vector<PlannedEntry::Kernel> records;
+  FailureOr<FunctionKernels> kernels = readKernels(func);
+  if (failed(kernels) || kernels->empty())
+    return records;
+  llvm::DenseMap<int64_t, size_t> recordOf; // kernel id -> record
+  for (const llvm::SmallVector<Operation *, 4> &ops : kernelOps(func, *kernels)) {
+    PlannedEntry::Kernel record;
+    record.id = *kernelOf(ops.front());
+    record.ops = ops.size();
+    record.firstOp = ops.front()->getName().getStringRef().str();
+    record.lastOp = ops.back()->getName().getStringRef().str();
+    record.location = locationString(ops.back()->getLoc());
+    recordOf[record.id] = records.size();
+    records.push_back(std::move(record));
+  }
+  AsmState state(func, OpPrintingFlags().assumeVerified());
+  for (const FunctionBuffers::Fused &fused : buffers.fused) {
+    auto found = recordOf.find(fused.kernel);
+    if (found == recordOf.end())
+      continue;
+    PlannedEntry::Kernel &record = records[found->second];
+    BufferOrigin origin;
+    llvm::raw_string_ostream os(origin.value);
+    fused.value.printAsOperand(os, state);
+    Operation *op = fused.value.getDefiningOp();
+    origin.op = op->getName().getStringRef().str();
+    origin.location = locationString(op->getLoc());
+    record.fused.push_back(std::move(origin));
+    record.fusedBytes += bytesOf(fused.value.getType()).value_or(0);
+  }
+  for (size_t b = 0; b < buffers.values.size(); ++b)
+    for (unsigned owner = 0; owner < buffers.owners[b]; ++owner)
+      if (Operation *op = buffers.values[b][owner].getDefiningOp())
+        if (std::optional<int64_t> id = kernelOf(op))
+          if (auto found = recordOf.find(*id); found != recordOf.end()) {
+            std::vector<int64_t> &writes = records[found->second].writes;
+            if (writes.empty() || writes.back() != int64_t(b))
+              writes.push_back(b);
+          }
+  return records;
 }
 
 struct SolvedPlan {
@@ -270,6 +334,9 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // What the function computes before planning touches it: the replay
   // checks the planned function still computes that.
   OwningOpRef<func::FuncOp> original = func.clone();
+  FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
+  if (mlir::failed(kernelSource))
+    return fail(PlanFailure::BadInput);
   FailureOr<Solved> solved =
       solveInCurrentOrder(func, options.liveness, options.solve, failure);
   if (mlir::failed(solved))
@@ -314,6 +381,9 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.outputBins = solved->buffers.bins;
   entry.binOf = std::move(solved->binOf);
   entry.placed = placedValues(func, solved->buffers);
+  entry.kernels = kernelRecords(func, solved->buffers);
+  if (*kernelSource != KernelSource::None)
+    entry.kernelSource = kernelSourceName(*kernelSource).str();
   annotateFunction(func, entry, reuse,
                    options.reorder ? std::optional<bool>(reordered)
                                    : std::nullopt);
@@ -340,8 +410,13 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
 FailureOr<int64_t> planHeap(func::FuncOp func,
                             const FunctionPlanOptions &options,
                             PlanFailure *why) {
-  // planFunction's solve and reorder, nothing else.
+  // planFunction's kernels, solve and reorder, nothing else.
   PlanFailure failure = PlanFailure::Internal;
+  if (mlir::failed(formKernels(func, options.liveness))) {
+    if (why)
+      *why = PlanFailure::BadInput;
+    return mlir::failure();
+  }
   FailureOr<Solved> solved =
       solveInCurrentOrder(func, options.liveness, options.solve, failure);
   if (mlir::succeeded(solved) && options.reorder &&
@@ -369,6 +444,12 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
   entry.placed = placedValues(func, buffers);
+  entry.kernels = kernelRecords(func, buffers);
+  if (!entry.kernels.empty()) // formed on this clone by the same rules
+    entry.kernelSource =
+        kernelSourceName(fusesAnything(options.liveness) ? KernelSource::Target
+                                                         : KernelSource::Input)
+            .str();
   entry.outputBins = buffers.bins;
   entry.binOf = std::move(binOf);
   entry.problem = std::move(buffers.problem);

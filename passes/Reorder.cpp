@@ -1,5 +1,6 @@
 //===- Reorder.cpp - A memory-aware order of a function's ops -------------===//
 #include "Effects.h"
+#include "Kernels.h"
 
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/Passes/Reorder.h"
@@ -22,12 +23,19 @@ bool movesFreely(Operation *op) {
   return !op->hasTrait<OpTrait::IsTerminator>() && !effectsOf(op).ordered();
 }
 
+/// The schedule's nodes are steps: an op, or a fused kernel's ops, which
+/// stay together and in their order (a kernel is one step).
 class GraphBuilder {
 public:
   GraphBuilder(Block &body, const FunctionBuffers &buffers) {
+    std::optional<int64_t> previous;
     for (Operation &op : body) {
-      nodeOf[&op] = ops.size();
-      ops.push_back(&op);
+      std::optional<int64_t> kernel = kernelOf(&op);
+      if (!kernel || kernel != previous)
+        ops.emplace_back();
+      previous = kernel;
+      nodeOf[&op] = ops.size() - 1;
+      ops.back().push_back(&op);
     }
     graph.predecessors.resize(ops.size());
     // The heap buffers as planned: an in-place chain is one tensor, and
@@ -45,12 +53,11 @@ public:
   ScheduleGraph build() {
     int64_t lastEffect = -1;
     for (unsigned node = 0; node < ops.size(); ++node) {
-      Operation *op = ops[node];
       addDataDependencies(node);
-      if (op->hasTrait<OpTrait::IsTerminator>()) {
+      if (ops[node].front()->hasTrait<OpTrait::IsTerminator>()) {
         for (unsigned before = 0; before < node; ++before)
           graph.predecessors[node].push_back(before);
-      } else if (!movesFreely(op)) {
+      } else if (!llvm::all_of(ops[node], movesFreely)) {
         if (lastEffect >= 0)
           graph.predecessors[node].push_back(lastEffect);
         lastEffect = node;
@@ -59,7 +66,7 @@ public:
     return std::move(graph);
   }
 
-  std::vector<Operation *> ops;
+  std::vector<llvm::SmallVector<Operation *, 1>> ops;
 
 private:
   /// The top-level node defining `value`, if any.
@@ -78,14 +85,15 @@ private:
   }
 
   void addDataDependencies(unsigned node) {
-    ops[node]->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (std::optional<unsigned> before = definer(operand))
-          if (*before != node) {
-            graph.predecessors[node].push_back(*before);
-            readRoot(node, operand);
-          }
-    });
+    for (Operation *op : ops[node])
+      op->walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands())
+          if (std::optional<unsigned> before = definer(operand))
+            if (*before != node) {
+              graph.predecessors[node].push_back(*before);
+              readRoot(node, operand);
+            }
+      });
   }
 
   void readRoot(unsigned node, Value value) {
@@ -114,7 +122,7 @@ std::vector<Operation *> memoryAwareOrder(func::FuncOp func,
   ScheduleGraph graph = builder.build();
   std::vector<Operation *> order;
   for (unsigned node : coreai::memoryAwareOrder(graph))
-    order.push_back(builder.ops[node]);
+    llvm::append_range(order, builder.ops[node]);
   return order;
 }
 

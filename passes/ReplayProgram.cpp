@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Effects.h"
+#include "Kernels.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -58,7 +59,7 @@ public:
 
 private:
   LogicalResult addArguments();
-  LogicalResult addStep(Operation *top);
+  LogicalResult addStep(llvm::ArrayRef<Operation *> ops);
   LogicalResult define(Operation *op, unsigned index, replay::Step &step);
   std::optional<replay::Location> locate(Operation *op, Value value,
                                          int64_t bytes,
@@ -115,6 +116,8 @@ private:
   llvm::DenseSet<unsigned> unwritten;
   /// Results outside the heap with no place named, with their ops.
   std::vector<std::pair<Operation *, unsigned>> placeless;
+  /// Values (roots) that stay inside a kernel (#coreai.fused), by kernel.
+  llvm::DenseMap<unsigned, int64_t> fusedIn;
   int64_t alignment = 1;
   std::optional<std::string> violation;
 };
@@ -183,6 +186,15 @@ ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
   }
   if (placement.kind == Placement::Kind::Output)
     return replay::Location{outputStorage(placement.output), 0, bytes};
+  if (placement.kind == Placement::Kind::Fused) {
+    // The kernel's own registers or tiles: private to the value.
+    fusedIn[program.values.size()] = placement.kernel;
+    return replay::Location{
+        addStorage(llvm::formatv("kernel {0}'s own storage of {1}",
+                                 placement.kernel, name),
+                   bytes, true),
+        0, bytes};
+  }
   if (placement.kind == Placement::Kind::State) {
     auto storage = argumentStorage.find(placement.argument);
     if (storage == argumentStorage.end()) {
@@ -315,42 +327,85 @@ void ProgramBuilder::addOverwritable(Operation *op, replay::Step &step) {
   }
 }
 
-LogicalResult ProgramBuilder::addStep(Operation *top) {
+/// One step of the planned order: an op, or a fused kernel's ops, which
+/// read their operands from outside the kernel across the whole step and
+/// write their results during it. A value that stays inside a kernel
+/// (#coreai.fused) may be read by that kernel's ops only.
+LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
+  Operation *top = ops.back();
+  std::optional<int64_t> kernel = ops.size() > 1 ? kernelOf(top) : std::nullopt;
   replay::Step step;
   step.op = top->getName().getStringRef().str();
+  if (kernel)
+    step.op = llvm::formatv("kernel {0} ({1} ops, {2} .. {3})", *kernel,
+                            ops.size(), ops.front()->getName(), top->getName())
+                  .str();
   step.location = locationString(top->getLoc());
   llvm::SetVector<unsigned> reads;
   llvm::SetVector<unsigned> mutated;
-  top->walk([&](Operation *op) {
-    if (onlyFrees(op))
-      return;
-    for (Value operand : op->getOperands()) {
-      auto it = ids.find(operand);
-      if (it != ids.end())
-        reads.insert(it->second); // only values defined before `top`
-    }
-    for (unsigned index : effectsOf(op).mutated) {
-      auto it = ids.find(op->getOperand(index));
-      if (it != ids.end())
-        mutated.insert(it->second);
-    }
-  });
+  size_t before = program.values.size(); // ids of this step's values follow
+  for (Operation *member : ops)
+    member->walk([&](Operation *op) {
+      if (onlyFrees(op))
+        return;
+      for (Value operand : op->getOperands()) {
+        auto it = ids.find(operand);
+        if (it == ids.end())
+          continue; // defined in a nested region of this op
+        auto fused = fusedIn.find(facts[it->second].root);
+        if (fused != fusedIn.end() && fused->second != kernelOf(member))
+          violate(op, llvm::formatv("{0} stays inside kernel {1} "
+                                    "(#coreai.fused), but this op reads it",
+                                    program.values[it->second].name,
+                                    fused->second));
+        if (it->second < before)
+          reads.insert(it->second); // from outside this step
+      }
+      for (unsigned index : effectsOf(op).mutated) {
+        auto it = ids.find(op->getOperand(index));
+        if (it != ids.end())
+          mutated.insert(it->second);
+      }
+    });
   addFirstWrites(top, step, reads);
   step.reads.assign(reads.begin(), reads.end());
   step.mutates.assign(mutated.begin(), mutated.end());
-  addOverwritable(top, step);
-  WalkResult walk = top->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    size_t first = step.writes.size();
-    for (unsigned i = 0; i < op->getNumResults(); ++i)
-      if (failed(define(op, i, step)))
-        return WalkResult::interrupt();
-    if (step.writes.size() > first + 1)
-      step.together.emplace_back(step.writes.begin() + first,
-                                 step.writes.end());
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+  if (!kernel)
+    addOverwritable(top, step);
+  for (Operation *member : ops) {
+    WalkResult walk = member->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      size_t first = step.writes.size();
+      for (unsigned i = 0; i < op->getNumResults(); ++i)
+        if (failed(define(op, i, step)))
+          return WalkResult::interrupt();
+      if (step.writes.size() > first + 1)
+        step.together.emplace_back(step.writes.begin() + first,
+                                   step.writes.end());
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  if (kernel) {
+    // The kernel in-place rule, recomputed from the ops (Kernels.h); the
+    // kernel's results are written at once: none may share a byte.
+    for (Operation *member : ops)
+      for (Value result : member->getResults())
+        for (Value operand : kernelInPlaceOperands(ops, result))
+          if (auto id = ids.find(operand); id != ids.end() &&
+                                           facts[id->second].keepsLayout &&
+                                           !llvm::is_contained(
+                                               step.overwritable, id->second))
+            step.overwritable.push_back(id->second);
+    llvm::SmallVector<unsigned, 4> written;
+    for (unsigned id : step.writes)
+      if (!fusedIn.contains(id))
+        written.push_back(id);
+    step.writes.assign(written.begin(), written.end());
+    step.together.clear();
+    if (written.size() > 1)
+      step.together.emplace_back(written.begin(), written.end());
+  }
   program.steps.push_back(std::move(step));
   return success();
 }
@@ -476,9 +531,19 @@ ProgramBuilder::build(std::optional<std::string> &found) {
   Block &body = func.getBody().front();
   if (failed(addArguments()))
     return failure();
-  for (Operation &op : body)
-    if (failed(addStep(&op)))
-      return failure();
+  // A kernel (a run of ops with one coreai.kernel id) is one step.
+  llvm::SmallVector<Operation *, 4> stepOps;
+  for (Operation &op : body) {
+    if (!stepOps.empty() &&
+        (!kernelOf(&op) || kernelOf(&op) != kernelOf(stepOps.back()))) {
+      if (failed(addStep(stepOps)))
+        return failure();
+      stepOps.clear();
+    }
+    stepOps.push_back(&op);
+  }
+  if (!stepOps.empty() && failed(addStep(stepOps)))
+    return failure();
   checkPlaceless();
   checkReturned();
   found = violation;

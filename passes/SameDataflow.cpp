@@ -31,9 +31,12 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-/// The attribute planning writes on ops; everything else must be as in
-/// the original.
-bool isPlanAnnotation(StringRef name) { return name == attr::placement; }
+/// The attributes planning writes on ops (placements, and the kernels
+/// fusion groups them into: grouping does not change what an op
+/// computes); everything else must be as in the original.
+bool isPlanAnnotation(StringRef name) {
+  return name == attr::placement || name == attr::kernel;
+}
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {
   SmallVector<NamedAttribute> kept;

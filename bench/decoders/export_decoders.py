@@ -9,8 +9,9 @@ config with the published shapes typed in, with random weights.
     python3 bench/decoders/export_decoders.py job OUT JOB_JSON   (one job)
     python3 bench/decoders/export_decoders.py merge MERGED RUN.json...
 
-`merge` (no torch needed) joins the inductor.json of several runs: per job
-the last result that is "ok", else the last one; tracebacks are dropped.
+`merge` (no torch needed) joins the inductor.json of several runs (or of
+earlier merges, whose runs are kept): per job the last result that is
+"ok", else the last one; tracebacks are dropped.
 
 `run` schedules every job (exports first, then Inductor with
 memory_planning on, then Inductor's defaults) over N worker processes and
@@ -33,6 +34,11 @@ history (../shared/notes/inductor-scratch-like-for-like.md): the blocks
 allocated and freed within the call are replayed (alloc / free_completed)
 and their peak is the scratch; the blocks still allocated when the call
 returns are its outputs (the logits) and are reported apart.
+The models of ../shared/graphs (Gemma 4 E2B's text decoder, Qwen3-VL-2B's
+as a plain Qwen3) are measured only here, not exported, with the graphs'
+eager attention, at their S; Gemma gets the wrapper that transformers'
+`TorchExportableModuleForDecoderOnlyLM` picks for sliding-window layers
+(`TorchExportableModuleWithHybridCache`), as the graphs did.
 """
 import argparse
 import json
@@ -69,7 +75,35 @@ FAMILIES = {
         head_dim=128, vocab_size=151936, max_position_embeddings=40960,
         rms_norm_eps=1e-6, tie_word_embeddings=True,
         rope=dict(rope_type="default", rope_theta=1000000.0)),
+    # ../shared/graphs/README.md's key configs (layer_types as in the
+    # graphs' hf_config: 4 sliding + 1 full attention, x7).
+    "gemma4-e2b": dict(
+        cls="gemma4", hidden_size=1536, intermediate_size=6144,
+        num_hidden_layers=35, num_attention_heads=8, num_key_value_heads=1,
+        head_dim=256, vocab_size=262144, tie_word_embeddings=True,
+        sliding_window=512, num_kv_shared_layers=20,
+        hidden_size_per_layer_input=256, use_double_wide_mlp=True,
+        final_logit_softcapping=30.0,
+        layer_types=(["sliding_attention"] * 4 + ["full_attention"]) * 7,
+        per_layer_config={f"{i:02d}": {"head_dim": 512}
+                          for i in range(4, 35, 5)},
+        rope=dict(full_attention=dict(partial_rotary_factor=0.25,
+                                      rope_theta=1000000.0,
+                                      rope_type="proportional"),
+                  sliding_attention=dict(rope_theta=10000.0,
+                                         rope_type="default"))),
+    "qwen3-vl-2b-text": dict(
+        cls="qwen3", hidden_size=2048, intermediate_size=6144,
+        num_hidden_layers=28, num_attention_heads=16, num_key_value_heads=8,
+        head_dim=128, vocab_size=151936, max_position_embeddings=262144,
+        rms_norm_eps=1e-6, tie_word_embeddings=True,
+        rope=dict(rope_type="default", rope_theta=5000000.0)),
 }
+# Inductor only (no export): the S of the shared graphs, eager attention.
+INDUCTOR_ONLY = {"gemma4-e2b": (64, 32, 16, 1), "qwen3-vl-2b-text": (64, 1)}
+CLASSES = {"llama": ("LlamaConfig", "LlamaForCausalLM"),
+           "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
+           "gemma4": ("Gemma4TextConfig", "Gemma4ForCausalLM")}
 # Tiny versions for tests: the family's structure (rope kind, GQA, Qwen3's
 # head_dim != hidden / heads and q/k norms) at hidden 64, 2 layers, f32.
 TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
@@ -124,6 +158,10 @@ def all_jobs():
                 for attn in ATTENTIONS:
                     jobs.append(dict(kind="inductor", tiny=False, family=fam,
                                      attn=attn, S=s, mp=mp))
+        for fam, sizes in INDUCTOR_ONLY.items():
+            for s in sizes:
+                jobs.append(dict(kind="inductor", tiny=False, family=fam,
+                                 attn="eager", S=s, mp=mp))
     for fam in order:   # last: a check of the method on the tiny models
         for attn in ATTENTIONS:
             for mp in (True, False):
@@ -134,11 +172,16 @@ def all_jobs():
 
 # ---------------------------------------------------------------- the model
 
+def classes(spec):
+    """The config class and the model class of the spec's family."""
+    import transformers
+    return [getattr(transformers, n) for n in CLASSES[spec["cls"]]]
+
+
 def make_config(spec, attn):
     import dataclasses
     import inspect
-    from transformers import LlamaConfig, Qwen3Config
-    cls = LlamaConfig if spec["cls"] == "llama" else Qwen3Config
+    cls = classes(spec)[0]
     kw = {k: v for k, v in spec.items() if k not in ("cls", "rope")}
     rope = dict(spec["rope"])
     if dataclasses.is_dataclass(cls):
@@ -151,7 +194,7 @@ def make_config(spec, attn):
         kw["rope_theta"] = rope.pop("rope_theta")
         if rope["rope_type"] != "default":
             kw["rope_scaling"] = rope
-    if cls is Qwen3Config:
+    if spec["cls"] == "qwen3":
         kw.update(use_sliding_window=False, sliding_window=None)
     kw.update(use_cache=True, attn_implementation=attn)
     return cls(**kw)
@@ -159,8 +202,7 @@ def make_config(spec, attn):
 
 def make_model(spec, attn, dtype, device):
     import torch
-    from transformers import LlamaForCausalLM, Qwen3ForCausalLM
-    cls = LlamaForCausalLM if spec["cls"] == "llama" else Qwen3ForCausalLM
+    cls = classes(spec)[1]
     config = make_config(spec, attn)
     torch.manual_seed(0)
     previous = torch.get_default_dtype()
@@ -180,8 +222,12 @@ def make_model(spec, attn, dtype, device):
 
 
 def make_wrapper(model, device):
-    from transformers.integrations.executorch import (
-        TorchExportableModuleWithStaticCache as Wrapper)
+    from transformers.integrations import executorch
+    config = model.config.get_text_config()
+    hybrid = (getattr(config, "layer_types", None) is not None
+              and getattr(config, "sliding_window", None) is not None)
+    Wrapper = (executorch.TorchExportableModuleWithHybridCache if hybrid
+               else executorch.TorchExportableModuleWithStaticCache)
 
     class Rebound(Wrapper):
         """The wrapper, with each cache layer's tensors taken from the
@@ -193,7 +239,9 @@ def make_wrapper(model, device):
 
         def forward(self, input_ids=None, inputs_embeds=None,
                     cache_position=None):
-            for i, layer in enumerate(self.static_cache.layers):
+            cache = (self.static_cache if hasattr(self, "static_cache")
+                     else self.cache)   # the hybrid wrapper's name
+            for i, layer in enumerate(cache.layers):
                 for name, attr in (("key_cache", "keys"),
                                    ("value_cache", "values"),
                                    ("cumulative_length", "cumulative_length")):
@@ -474,9 +522,9 @@ def merge_main(target, runs):
         with open(path) as fp:
             run = json.load(fp)
         merged = merged or dict(run, results=[], runs=[])
-        merged["runs"].append(dict(file=os.path.basename(os.path.dirname(
-            os.path.abspath(path))), versions=run["versions"],
-            wall_s=run["wall_s"]))
+        merged["runs"].extend(run.get("runs") or [dict(
+            file=os.path.basename(os.path.dirname(os.path.abspath(path))),
+            versions=run["versions"], wall_s=run["wall_s"])])
         for r in run["results"]:
             r.pop("traceback", None)
             old = by_id.get(r["id"])

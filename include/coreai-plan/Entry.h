@@ -54,6 +54,27 @@ struct PlannedEntry {
     int64_t index = 0;
   };
   std::vector<Placed> placed;
+  /// The fused kernels (docs/FUSION.md): where they came from ("input",
+  /// "target"; empty: none) and, per kernel of two or more ops, its ops
+  /// and the values that stay inside it (no bytes in the plan).
+  struct Kernel {
+    int64_t id = 0;
+    int64_t ops = 0;
+    std::string firstOp, lastOp; ///< op names, for tables
+    std::string location;        ///< of its last op
+    std::vector<BufferOrigin> fused;
+    int64_t fusedBytes = 0;
+    /// Buffers of the plan (indices into problem.buffers) its ops write.
+    std::vector<int64_t> writes;
+  };
+  std::string kernelSource;
+  std::vector<Kernel> kernels;
+  int64_t fusedBytes() const {
+    int64_t bytes = 0;
+    for (const Kernel &kernel : kernels)
+      bytes += kernel.fusedBytes;
+    return bytes;
+  }
 
   /// -1 when buffer b is in the heap, else the output whose storage holds it.
   int64_t borrowedOutput(size_t b) const {

@@ -119,6 +119,11 @@ bool applyTag(llvm::StringRef tag, OpFacts &facts) {
                             .Case("random", &OpFacts::random)
                             .Case("asserts", &OpFacts::asserts)
                             .Case("metadata_only", &OpFacts::metadataOnly)
+                            .Case("reduction", &OpFacts::reduction)
+                            .Case("normalisation", &OpFacts::normalisation)
+                            .Case("matmul", &OpFacts::matmul)
+                            .Case("attention", &OpFacts::attention)
+                            .Case("fill", &OpFacts::fill)
                             .Default(nullptr);
   if (tag == "aliases_self") {
     // A view of self whatever the schema says: every tensor return.

@@ -18,6 +18,10 @@ bool Target::runsInPlace(llvm::StringRef opClass) const {
   return llvm::is_contained(inPlaceOpClasses, opClass);
 }
 
+bool Target::fuses(llvm::StringRef pattern) const {
+  return llvm::is_contained(fusionPatterns, pattern);
+}
+
 static llvm::Error targetError(llvm::StringRef source,
                                const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -37,7 +41,8 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.map("in_place_op_classes", target.inPlaceOpClasses) &&
         o.map("outputs_bound_before_call", target.outputsBoundBeforeCall) &&
         o.map("state_bound_before_call", target.stateBoundBeforeCall) &&
-        o.mapOptional("outputs_borrowable", target.outputsBorrowable)))
+        o.mapOptional("outputs_borrowable", target.outputsBorrowable) &&
+        o.mapOptional("fusion", target.fusionPatterns)))
     return false;
   target.heapLimit = heapLimit.value_or(0);
   if (!isValidAlignment(target.alignment)) {
@@ -52,6 +57,15 @@ static bool fromJSON(const json::Value &value, Target &target,
     if (opClass != "elementwise" && opClass != "softmax") {
       path.field("in_place_op_classes")
           .report("unknown op class (known: elementwise, softmax)");
+      return false;
+    }
+  static constexpr llvm::StringLiteral patterns[] = {
+      "elementwise", "reduction", "cast", "attention"};
+  for (const std::string &pattern : target.fusionPatterns)
+    if (!llvm::is_contained(patterns, pattern)) {
+      path.field("fusion").report(
+          "unknown fusion pattern (known: elementwise, reduction, cast, "
+          "attention)");
       return false;
     }
   return true;

@@ -1,6 +1,7 @@
 //===- ParametricFunction.cpp - One plan of a function for a range of S ---===//
 #include "ParametricFunction.h"
 
+#include "coreai-plan/Passes/Fusion.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Borrow.h"
 #include "coreai-plan/Verify.h"
@@ -255,6 +256,11 @@ ParametricPlanner::buffersAt(const FunctionBuffers &reference, int64_t s,
   if (original)
     *original = clone->clone();
   specialiser.order(*clone);
+  // The reference's kernels, formed again by the same rules on its order.
+  if (mlir::failed(formKernels(*clone, options.liveness))) {
+    clone->erase();
+    return bundleError(PlanFailure::BadInput, "");
+  }
   mlir::FailureOr<FunctionBuffers> buffers =
       computeBuffers(*clone, options.liveness);
   if (mlir::failed(buffers)) {

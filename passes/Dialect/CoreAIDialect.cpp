@@ -79,19 +79,28 @@ LogicalResult StateAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return checkNotNegative(emitError, "arg", arg);
 }
 
+LogicalResult FusedAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t kernel) {
+  return checkNotNegative(emitError, "kernel", kernel);
+}
+
 LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                int64_t heap, int64_t lowerBound,
                                int64_t alignment, int64_t buffers,
                                StringRef algorithm, BoolAttr optimal,
                                std::optional<int64_t> inPlaceSaved,
                                std::optional<int64_t> borrowedBytes,
-                               BoolAttr reordered) {
+                               BoolAttr reordered,
+                               std::optional<int64_t> kernels,
+                               std::optional<int64_t> fusedBytes) {
   for (auto [field, value] :
        {std::pair<StringRef, int64_t>{"heap", heap},
         {"lower_bound", lowerBound},
         {"buffers", buffers},
         {"in_place_saved", inPlaceSaved.value_or(0)},
-        {"borrowed_bytes", borrowedBytes.value_or(0)}})
+        {"borrowed_bytes", borrowedBytes.value_or(0)},
+        {"kernels", kernels.value_or(0)},
+        {"fused_bytes", fusedBytes.value_or(0)}})
     if (failed(checkNotNegative(emitError, field, value)))
       return failure();
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
@@ -137,6 +146,11 @@ std::optional<Placement> placementFrom(Attribute attr) {
         placement.argument = state.getArg();
         return placement;
       })
+      .Case([&](FusedAttr fused) {
+        placement.kind = Placement::Kind::Fused;
+        placement.kernel = fused.getKernel();
+        return placement;
+      })
       .Case([&](UnplacedAttr) { return placement; })
       .Default([](Attribute) { return std::nullopt; });
 }
@@ -153,6 +167,8 @@ Attribute placementAttr(MLIRContext *context, const Placement &placement) {
     return OutputAttr::get(context, placement.output);
   case Placement::Kind::State:
     return StateAttr::get(context, placement.argument);
+  case Placement::Kind::Fused:
+    return FusedAttr::get(context, placement.kernel);
   case Placement::Kind::None:
     break;
   }

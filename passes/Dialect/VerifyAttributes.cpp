@@ -69,6 +69,15 @@ LogicalResult checkPlacement(Operation *op, unsigned index,
       *placement.inPlaceOperand >= int64_t(op->getNumOperands()))
     return fail() << "is in place over operand " << *placement.inPlaceOperand
                   << ", but the op has " << op->getNumOperands();
+  if (placement.kind == Placement::Kind::Fused) {
+    auto kernel = op->getAttrOfType<IntegerAttr>(attr::kernel);
+    if (!kernel || kernel.getInt() != placement.kernel)
+      return fail() << "stays inside kernel " << placement.kernel
+                    << ", but the op is not in that kernel ('coreai.kernel' "
+                    << (kernel ? "is " + std::to_string(kernel.getInt())
+                               : std::string("is absent"))
+                    << ")";
+  }
   bool hasBytes = placement.kind == Placement::Kind::Heap ||
                   placement.kind == Placement::Kind::Lent;
   Type type = op->getResult(index).getType();
@@ -90,10 +99,27 @@ LogicalResult checkPlacements(Operation *op, Attribute value) {
     if (!placement)
       return op->emitError("'coreai.placement' of result ")
              << index << " must be #coreai.heap, #coreai.lent, "
-             << "#coreai.output, #coreai.state or #coreai.none, got " << entry;
+             << "#coreai.output, #coreai.state, #coreai.fused or #coreai.none, "
+             << "got " << entry;
     if (failed(checkPlacement(op, index, *placement)))
       return failure();
   }
+  return success();
+}
+
+/// `coreai.kernel = N`: the op belongs to fused kernel N of its function.
+/// Only a function body's own ops are grouped (a kernel is a step of the
+/// function); contiguity is checked where kernels are read (Kernels.cpp).
+LogicalResult checkKernel(Operation *op, NamedAttribute attribute) {
+  auto id = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!id || id.getInt() < 0)
+    return op->emitError("'coreai.kernel' must be a non-negative integer "
+                         "(the kernel's id in its function), got ")
+           << attribute.getValue();
+  if (!isa_and_nonnull<FunctionOpInterface>(op->getParentOp()) ||
+      op->hasTrait<OpTrait::IsTerminator>())
+    return op->emitError("'coreai.kernel' groups ops of a function body; "
+                         "a nested op or a terminator cannot be in a kernel");
   return success();
 }
 
@@ -183,6 +209,8 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
     return checkPlacements(op, named.getValue());
   if (name == attr::plan)
     return expect<PlanAttr>(op, named, "a #coreai.plan");
+  if (name == attr::kernel)
+    return checkKernel(op, named);
   if (isOldPlacementName(name))
     return refuseOldPlacement(op, name);
   if (name == attr::symRanges)

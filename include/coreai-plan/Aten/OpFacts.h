@@ -89,6 +89,12 @@ struct OpFacts {
   bool mayAlias = false;         ///< result may be an operand or a copy
   bool asserts = false;
   bool metadataOnly = false;     ///< its write changes no bytes
+  // What a fused kernel may make of it (the fusion rules, docs/FUSION.md).
+  bool reduction = false;     ///< reduces dimensions (`mean`, `amax`)
+  bool normalisation = false; ///< reads rows, writes them scaled (`softmax`)
+  bool matmul = false;        ///< a matrix product (`mm`, `bmm`)
+  bool attention = false;     ///< the whole attention (`scaled_dot_product_attention`)
+  bool fill = false;          ///< values from scalars and shapes (`full_like`)
 
   bool mutates() const { return !mutated.empty(); }
   /// The argument every tensor result aliases when the op is a view (no

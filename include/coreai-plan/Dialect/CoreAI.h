@@ -28,6 +28,7 @@ inline constexpr llvm::StringLiteral placement = "coreai.placement";
 inline constexpr llvm::StringLiteral plan = "coreai.plan";
 inline constexpr llvm::StringLiteral planTarget = "coreai.plan.target";
 inline constexpr llvm::StringLiteral planHeap = "coreai.plan.heap";
+inline constexpr llvm::StringLiteral kernel = "coreai.kernel";
 inline constexpr llvm::StringLiteral entry = "coreai.entry";
 inline constexpr llvm::StringLiteral seqLen = "coreai.seq_len";
 inline constexpr llvm::StringLiteral arena = "coreai.arena";
@@ -46,12 +47,13 @@ inline constexpr llvm::StringLiteral symRanges = "coreai.sym_ranges";
 
 /// Where one result lives, whichever placement attribute says it.
 struct Placement {
-  enum class Kind { None, Heap, Lent, Output, State };
+  enum class Kind { None, Heap, Lent, Output, State, Fused };
   Kind kind = Kind::None;
   int64_t offset = 0;   ///< heap or lent: the first byte
   int64_t size = 0;     ///< heap or lent: the bytes
   int64_t output = -1;  ///< lent or output: the function result's position
   int64_t argument = -1; ///< state: the function argument's position
+  int64_t kernel = -1;   ///< fused: the kernel it stays inside
   std::optional<int64_t> inPlaceOperand; ///< heap or lent: overwritten operand
 };
 

@@ -19,7 +19,9 @@ def CoreAI_Dialect : Dialect {
   let description = [{
     The planner writes one placement per result of every op it planned
     (`coreai.placement`, an array with one entry per result) and one plan
-    summary per function (`coreai.plan`). The exporter's conventions
+    summary per function (`coreai.plan`). A fused kernel is the run of
+    top-level ops carrying the same `coreai.kernel = N : i64` (written by a
+    compiler upstream, or by coreai-fuse-kernels from the target's rules). The exporter's conventions
     (`coreai.args`, `coreai.kind`, `coreai.sym_shape(s)`,
     `coreai.sym_ranges`, ...) are the input format; the dialect checks their
     form when a file is parsed, and `docs/LIVENESS.md` documents each.
@@ -99,6 +101,19 @@ def CoreAI_UnplacedAttr : CoreAI_Attr<"Unplaced", "none"> {
   }];
 }
 
+def CoreAI_FusedAttr : CoreAI_Attr<"Fused", "fused"> {
+  let summary = "the result never leaves its kernel: no planned bytes";
+  let description = [{
+    `#coreai.fused<kernel = 3>`: the result is an internal value of kernel 3
+    (the top-level ops carrying `coreai.kernel = 3`): every reader is an op
+    of that kernel and it is not returned, so the runtime keeps it in the
+    fused kernel's registers or tiles and the plan gives it no bytes.
+  }];
+  let parameters = (ins "int64_t":$kernel);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
   let summary = "a function's plan summary";
   let description = [{
@@ -106,7 +121,9 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
     buffers = 12, algorithm = "best", optimal = true>`, with
     `in_place_saved` (bytes the in-place rules saved), `borrowed_bytes`
     (bytes of scratch lent by outputs) and `reordered` (whether the op order
-    was changed) where those techniques were on.
+    was changed) where those techniques were on; `kernels` (fused kernels
+    of two or more ops) and `fused_bytes` (bytes of the values that stay
+    inside them) where the function has kernels.
   }];
   let parameters = (ins "int64_t":$heap, "int64_t":$lower_bound,
                         "int64_t":$alignment, "int64_t":$buffers,
@@ -114,7 +131,9 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
                         "mlir::BoolAttr":$optimal,
                         OptionalParameter<"std::optional<int64_t>">:$in_place_saved,
                         OptionalParameter<"std::optional<int64_t>">:$borrowed_bytes,
-                        OptionalParameter<"mlir::BoolAttr">:$reordered);
+                        OptionalParameter<"mlir::BoolAttr">:$reordered,
+                        OptionalParameter<"std::optional<int64_t>">:$kernels,
+                        OptionalParameter<"std::optional<int64_t>">:$fused_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

@@ -65,6 +65,21 @@ def CoreAIReorder : Pass<"coreai-reorder", "mlir::func::FuncOp"> {
       !or(!eq(o.cppName, "alignment"), !eq(o.cppName, "inPlace")))>.options;
 }
 
+def CoreAIFuseKernels : Pass<"coreai-fuse-kernels", "mlir::func::FuncOp"> {
+  let summary = "Group ops into the fused kernels the target's runtime runs";
+  let description = [{
+    Marks the ops the fusion rules group into one kernel with
+    `coreai.kernel = N` and moves each kernel's ops next to its last op
+    (data and effect order kept), as coreai-plan-buffers does before
+    liveness: a value read only inside its kernel then needs no memory.
+    A function whose input already marks kernels keeps them (they are
+    checked, the rules not applied). Emits a remark with the count and
+    where the kernels came from. Rules and soundness: docs/FUSION.md.
+  }];
+  let options = PlanningPassOptions<!filter(o, CoreAIPlanningOptionList,
+      !eq(!substr(o.cppName, 0, 4), "fuse"))>.options;
+}
+
 def CoreAIRewriteToArena : Pass<"coreai-rewrite-to-arena", "mlir::ModuleOp"> {
   let summary = "Place planned memref.alloc buffers in one arena (memref.view)";
   let description = [{

@@ -48,6 +48,16 @@ struct FunctionBuffers {
   std::vector<External> external;
   /// With borrowOutputs: the outputs lent to the plan, by result position.
   std::vector<OutputBin> bins;
+  /// Values that never leave the fused kernel computing them (its id):
+  /// no bytes of the plan (docs/FUSION.md). Owners only, in program order.
+  struct Fused {
+    mlir::Value value;
+    int64_t kernel;
+  };
+  std::vector<Fused> fused;
+  int64_t fusedBytes = 0;
+  /// Kernels of two or more ops in the function (coreai.kernel).
+  size_t kernels = 0;
 };
 
 /// Emits a diagnostic at the offending op and fails on input it cannot size

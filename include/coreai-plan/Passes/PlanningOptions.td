@@ -44,6 +44,9 @@ def NoBorrowOutputs : ReuseOffSwitch<"noBorrowOutputs", "no-borrow-outputs",
     "Keep every intermediate in the heap even where the target lets the "
     "plan use outputs' storage before their values are written">;
 
+def NoFusion : ReuseOffSwitch<"noFusion", "no-fusion",
+    "Plan every op's result as a buffer even where the target's rules fuse "
+    "ops into one kernel (kernels the input marks are still honoured)">;
 // One planning option.
 //   group:   where the field lives in coreai::FunctionPlanOptions:
 //            "liveness" (LivenessOptions), "solve" (SolveOptions) or ""
@@ -110,6 +113,23 @@ defvar CoreAIPlanningOptionList = [
       "that output's storage (coreai.borrow)",
       target = "target.outputsBoundBeforeCall && target.outputsBorrowable",
       off = NoBorrowOutputs>,
+  PlanningOption<"liveness", "fuseElementwise", "fuse-elementwise", "bool",
+      "false",
+      "Fuse chains of elementwise ops whose inner values have no other "
+      "reader into one kernel (docs/FUSION.md)",
+      target = "target.fuses(\"elementwise\")", off = NoFusion>,
+  PlanningOption<"liveness", "fuseReductions", "fuse-reductions", "bool",
+      "false",
+      "Fuse a reduction or norm with its elementwise prologue and epilogue",
+      target = "target.fuses(\"reduction\")", off = NoFusion>,
+  PlanningOption<"liveness", "fuseCasts", "fuse-casts", "bool", "false",
+      "Fuse a dtype cast or layout copy into the op that reads it",
+      target = "target.fuses(\"cast\")", off = NoFusion>,
+  PlanningOption<"liveness", "fuseAttention", "fuse-attention", "bool",
+      "false",
+      "Fuse the attention math (q k^T, scale and mask, softmax, times v) "
+      "into one kernel",
+      target = "target.fuses(\"attention\")", off = NoFusion>,
   PlanningOption<"", "maxHeap", "max-heap", "int64_t", "0",
       "Fail when a function's heap exceeds N bytes (0: no limit)",
       target = "target.heapLimit">,

@@ -34,8 +34,13 @@ struct Target {
   /// call returns, so the plan may use it as scratch until the output's own
   /// value is written there (with outputsBoundBeforeCall only).
   bool outputsBorrowable = false;
+  /// The patterns of ops the runtime runs as one fused kernel, whose inner
+  /// values take no memory: "elementwise", "reduction", "cast",
+  /// "attention" (docs/FUSION.md says what each fuses). Empty: none.
+  std::vector<std::string> fusionPatterns;
 
   bool runsInPlace(llvm::StringRef opClass) const;
+  bool fuses(llvm::StringRef pattern) const;
 };
 
 /// Parses a target description; errors name `source` and the bad field.

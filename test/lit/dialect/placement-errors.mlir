@@ -19,7 +19,7 @@ func.func @count(%x: tensor<16xf32>) -> tensor<16xf32> {
 // -----
 
 func.func @not_a_placement(%x: tensor<16xf32>) -> tensor<16xf32> {
-  // expected-error @+1 {{'coreai.placement' of result 0 must be #coreai.heap, #coreai.lent, #coreai.output, #coreai.state or #coreai.none, got 3 : i64}}
+  // expected-error @+1 {{'coreai.placement' of result 0 must be #coreai.heap, #coreai.lent, #coreai.output, #coreai.state, #coreai.fused or #coreai.none, got 3 : i64}}
   %0 = "torch.aten.neg"(%x) {coreai.placement = [3]} : (tensor<16xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }

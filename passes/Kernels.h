@@ -1,0 +1,70 @@
+//===- Kernels.h - The fused kernels of a function --------------*- C++ -*-===//
+//
+// A kernel is a run of top-level ops that carry the same `coreai.kernel`
+// id: the runtime runs them as one, so a value no op outside the kernel
+// reads needs no memory, and for liveness and placement the kernel is one
+// step (its operands are read across all of it, its results are written
+// during it). The rules and why they are sound are in docs/FUSION.md.
+// Liveness, the replay, the reorder and the fusion pass read kernels
+// through this file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PASSES_KERNELS_H
+#define COREAI_PLAN_PASSES_KERNELS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <vector>
+
+namespace coreai {
+
+/// The kernel id `op` carries, if any.
+std::optional<int64_t> kernelOf(mlir::Operation *op);
+
+/// The kernels of a function body, by op position.
+struct FunctionKernels {
+  struct Kernel {
+    int64_t id = 0;
+    unsigned first = 0; ///< position of its first op in the body
+    unsigned last = 0;  ///< position of its last op
+  };
+  std::vector<Kernel> kernels; ///< in body order
+  /// Per op position: the index into `kernels` of its kernel, or -1.
+  std::vector<int> kernelAt;
+
+  /// The first and last position of the step the op at `position` is part
+  /// of: its kernel, or the op alone.
+  unsigned stepStart(unsigned position) const;
+  unsigned stepEnd(unsigned position) const;
+  bool empty() const { return kernels.empty(); }
+};
+
+/// Reads the kernels of `func`'s body. A kernel whose ops are not
+/// contiguous, that holds an op with effects (Effects.h), an op with
+/// regions or the terminator, or whose id is used twice, is an error at
+/// the offending op.
+mlir::FailureOr<FunctionKernels> readKernels(mlir::func::FuncOp func);
+
+/// The operands of kernel `ops` (in body order) that its result `result`
+/// may be written over: the kernel in-place rule. Every op of the kernel
+/// is elementwise (or a layout-keeping view) over `result`'s elements, so
+/// element i of every value the kernel computes depends on element i of
+/// each such operand only; the operand has `result`'s exact type, is read
+/// directly (not through a view) and only by ops up to the one defining
+/// `result`. Empty for a kernel of one op: the op's own rule applies.
+llvm::SmallVector<mlir::Value, 2>
+kernelInPlaceOperands(llvm::ArrayRef<mlir::Operation *> ops,
+                      mlir::Value result);
+
+/// The ops of each kernel of `func`, in body order (a kernel per entry).
+std::vector<llvm::SmallVector<mlir::Operation *, 4>>
+kernelOps(mlir::func::FuncOp func, const FunctionKernels &kernels);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PASSES_KERNELS_H
