@@ -9,7 +9,8 @@ the parsed function's heap and lent placements in memory.
 Two more break fused kernels (the ops with `coreai.kernel = N`):
 `kernel-output-over-input` moves a result a kernel writes (to the heap or
 scratch in an output) onto the bytes of an operand the kernel takes from
-outside and reads with a later op, so the kernel clobbers its own input;
+outside and that is still to be read (by a later op of the kernel where
+one does, else after the kernel), so the kernel clobbers its own input;
 `fused-read-outside` marks a result of a kernel that an op outside it reads
 (or the function returns) as kept inside it, `#coreai.fused<kernel = N>`.
 Where the function has no kernel, or none to plant the fault in, they say so
@@ -129,45 +130,77 @@ def _where(op):
     return "%s, %s" % (op.name, op.position)
 
 
+def _computing_reads(function, buffer_of):
+    """Per buffer: the (op index, op) pairs that compute from one of its
+    values (views and ops without results only look), the return as
+    (len(ops), None)."""
+    reads = {}
+    for index, op in enumerate(function.ops):
+        alias = op.attrs.get("coreai.alias_of") or []
+        if not op.results or (alias and all(a >= 0 for a in alias)):
+            continue
+        for operand in dict.fromkeys(op.operands):
+            if operand in buffer_of:
+                reads.setdefault(buffer_of[operand], []).append((index, op))
+    for name in function.returned:
+        if name in buffer_of:
+            reads.setdefault(buffer_of[name], []).append((len(function.ops), None))
+    return reads
+
+
+def _move(op, j, region, offset):
+    """Result j of op into `region` (-1: the heap, k: output k's scratch) at `offset`."""
+    kind, output = ("heap", None) if region < 0 else ("lent", region)
+    op.set_placement(j, dataclasses.replace(op.placement(j), kind=kind, output=output, offset=offset))
+
+
 def kernel_output_over_input(function, kernels):
     """A kernel's result, rooting its own buffer, moved onto the buffer of an
-    operand the kernel takes from outside and reads with a later op (of
-    equal size first: the kernel then writes exactly over its input, so only
-    the later read can tell)."""
+    operand the kernel takes from outside and that is read after the result
+    is written: by a later op of the kernel where one does, else after the
+    kernel. Of equal size first (the kernel then writes exactly over its
+    input, as the kernel in-place rule would, so only that read can tell),
+    then in the same storage, then the one read soonest after the write (a
+    read long after may feed only what does not matter: in Gemma at S=1,
+    the rotary table's last reader is a query of an attention over one
+    position, whose softmax is 1 whatever the query)."""
     buffers, buffer_of = _buffers(function)
+    reads = _computing_reads(function, buffer_of)
     best = None
     for kernel, ops in kernels.items():
+        last = ops[-1][0]
         made = {r for _, op in ops for r in op.results}
-        for p, (_, op) in enumerate(ops):
+        outside = dict.fromkeys(o for _, op in ops for o in op.operands if o not in made and o in buffer_of)
+        for index, op in ops:
             for j, result in enumerate(op.results):
-                if result not in buffer_of:
-                    continue  # not in the heap or an output's scratch
+                if result not in buffer_of or buffers[buffer_of[result]]["members"][0][0] is not op:
+                    continue  # not in the heap or an output's scratch, or in place over a buffer made before
                 b = buffers[buffer_of[result]]
-                if b["members"][0][0] is not op:
-                    continue  # in place over a buffer made before
-                for _, later in ops[p + 1:]:
-                    for operand in later.operands:
-                        if operand in made or operand not in buffer_of:
-                            continue
-                        a = buffers[buffer_of[operand]]
-                        if a is b or a["region"] != b["region"]:
-                            continue
-                        if a["offset"] + b["size"] > _region_size(function, a["region"]):
-                            continue
-                        rank = (a["size"] == b["size"], min(a["size"], b["size"]))
-                        if best is None or rank > best[0]:
-                            best = (rank, kernel, op, b, a, operand, later)
+                for operand in outside:
+                    a = buffers[buffer_of[operand]]
+                    later = [read for read in reads.get(buffer_of[operand], []) if read[0] > index]
+                    if a is b or not later or a["offset"] + b["size"] > _region_size(function, a["region"]):
+                        continue
+                    inside = later[0][0] <= last
+                    rank = (inside, a["size"] == b["size"], a["region"] == b["region"], index - later[0][0])
+                    if best is None or rank > best[0]:
+                        best = (rank, kernel, op, b, a, operand, later[0][1])
     if best is None:
-        raise InputError("@%s: no kernel writes a result to the heap (or an output's scratch) before another of "
-                         "its ops reads an operand from there that the kernel takes from outside: nowhere to "
-                         "plant 'kernel-output-over-input' (%d kernels)" % (function.name, len(kernels)))
-    _, kernel, op, b, a, operand, later = best
+        raise InputError("@%s: no kernel writes a result to the heap (or an output's scratch) while an operand it "
+                         "takes from there is still to be read: nowhere to plant 'kernel-output-over-input' "
+                         "(%d kernels)" % (function.name, len(kernels)))
+    (inside, *_), kernel, op, b, a, operand, reader = best
     for member, j in b["members"]:
-        _set_offset(member, j, a["offset"])
-    return ("kernel %d's result %s (%s; %d bytes) moved from offset %d onto its operand %s at %d "
-            "(%d bytes), which %s (%s) of the kernel reads after it is written"
-            % (kernel, b["name"], _where(op), b["size"], b["offset"], operand, a["offset"], a["size"],
-               ", ".join(later.results) or "an op", _where(later)))
+        _move(member, j, a["region"], a["offset"])
+    where = "" if a["region"] < 0 else " in output %d's storage" % a["region"]
+    if reader is None:
+        read = "the return reads after the kernel"
+    else:
+        read = "%s (%s) %s" % (", ".join(reader.results), _where(reader),
+                               "of the kernel reads after it is written" if inside else "reads after the kernel")
+    return ("kernel %d's result %s (%s; %d bytes) moved from offset %d onto its operand %s at %d%s "
+            "(%d bytes), which %s" % (kernel, b["name"], _where(op), b["size"], b["offset"], operand,
+                                      a["offset"], where, a["size"], read))
 
 
 def fused_read_outside(function, kernels):

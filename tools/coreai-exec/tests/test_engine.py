@@ -224,6 +224,14 @@ class Executor(unittest.TestCase):
         self.assertIn("kernel 0's result %2 (torch.aten.neg, line 6; 16 bytes) moved from offset 64 onto its "
                       "operand %0 at 0 (16 bytes), which %3 (torch.aten.mul, line 7) of the kernel reads after it "
                       "is written", records[0]["corrupted"])
+        # Where no later op of the kernel reads the operand, one after the kernel does.
+        after = [("%3", "mul", "Tensor", "%2, %2", "{p3}") if op[0] == "%3" else
+                 ("%4", "add", "Tensor", "%arg1, %0", "{p4}") if op[0] == "%4" else op for op in KERNEL_OPS]
+        got, records, text = self.execute(KERNEL_GOOD, heap=128, ops=after, returned="%4, %3",
+                                          extra=["--corrupt", "kernel-output-over-input"])
+        self.assertEqual((got, records[0]["status"]), (2, "mismatch"), text)
+        self.assertIn("moved from offset 64 onto its operand %0 at 0 (16 bytes), which %4 (torch.aten.add, line 8) "
+                      "reads after the kernel", records[0]["corrupted"])
         got, records, text = self.execute_kernel(KERNEL_GOOD, extra=["--corrupt", "fused-read-outside"])
         self.assertEqual((got, records[0]["status"]), (2, "failed"), text)
         self.assertIn("kernel 0's result %2 (torch.aten.neg, line 6), placed #coreai.heap, marked "
