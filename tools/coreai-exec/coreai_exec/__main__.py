@@ -189,9 +189,9 @@ def summary(record):
         head += " [corrupted: %s]" % record["corrupted"]
     stats = record.get("stats")
     if stats and stats.get("kernels"):
-        head += ", %d fused kernel%s (%d ops, %d value%s kept inside)" % (
+        head += ", %d fused kernel%s (%d ops, %d value%s of %d B kept inside)" % (
             stats["kernels"], "s" if stats["kernels"] != 1 else "", stats["kernel_ops"], stats["fused"],
-            "s" if stats["fused"] != 1 else "")
+            "s" if stats["fused"] != 1 else "", stats["fused_bytes"])
     if stats:
         head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
                  " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],

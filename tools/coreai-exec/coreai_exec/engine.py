@@ -124,7 +124,7 @@ class Stats:
     def __init__(self):
         self.ops = self.into_slot = self.copied = self.views = self.in_place = self.in_place_ops = 0
         self.output_placed = self.state_placed = self.borrowed = 0
-        self.kernels = self.kernel_ops = self.fused = 0  # fused kernels run, their ops, values kept inside
+        self.kernels = self.kernel_ops = self.fused = self.fused_bytes = 0  # fused kernels, their ops, values kept inside
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -180,6 +180,7 @@ class Execution:
                                 "is %s)" % (what, placement.kernel, placement.kernel,
                                             "absent" if op.kernel is None else op.kernel))
             self.stats.fused += 1
+            self.stats.fused_bytes += size
             self.fused[op.results[j]] = (placement.kernel, op, None)
             region = Region("kernel %d's private %s" % (placement.kernel, op.results[j]), size, self.device)
             self.kernel_regions.append(region)

@@ -184,8 +184,8 @@ class Executor(unittest.TestCase):
         status, records, text = self.execute_kernel(KERNEL_GOOD)
         self.assertEqual(status, 0, text)
         stats = records[0]["stats"]
-        self.assertEqual((stats["kernels"], stats["kernel_ops"], stats["fused"]), (1, 4, 1))
-        self.assertIn("heap 128 B, 1 fused kernel (4 ops, 1 value kept inside), 6 ops (", text)
+        self.assertEqual((stats["kernels"], stats["kernel_ops"], stats["fused"], stats["fused_bytes"]), (1, 4, 1, 16))
+        self.assertIn("heap 128 B, 1 fused kernel (4 ops, 1 value of 16 B kept inside), 6 ops (", text)
         # The kernel writes its output exactly over x*w, which only its last op reads then.
         over = dict(KERNEL_GOOD, p3=K0 + "coreai.placement = [#coreai.heap<offset = 0, size = 16>]")
         status, _, text = self.execute_kernel(over)
