@@ -158,7 +158,9 @@ private:
       std::optional<std::pair<int64_t, int64_t>> shared = sharedBytes(at, read);
       if (!shared)
         continue;
-      bool inPlace = llvm::is_contained(step.overwritable, r);
+      bool inPlace = llvm::is_contained(step.overwritable, r) ||
+                     llvm::is_contained(step.overwritableBy,
+                                        std::make_pair(w, r));
       if (inPlace && read.offset == at.offset && read.size == at.size)
         continue;
       std::string why =
@@ -253,6 +255,10 @@ llvm::Error replay(const Program &program) {
         &step.reads, &step.writes, &step.overwritable, &step.mutates};
     for (const std::vector<unsigned> &group : step.together)
       lists.push_back(&group);
+    std::vector<unsigned> paired;
+    for (auto [result, read] : step.overwritableBy)
+      paired.insert(paired.end(), {result, read});
+    lists.push_back(&paired);
     for (const std::vector<unsigned> *list : lists)
       for (unsigned v : *list)
         if (v >= program.values.size())

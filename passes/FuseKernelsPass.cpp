@@ -26,7 +26,9 @@ struct FuseKernelsPass : impl::CoreAIFuseKernelsBase<FuseKernelsPass> {
     if (mlir::failed(kernels))
       return signalPassFailure();
     func.emitRemark("@") << func.getSymName() << ": "
-                         << kernels->kernels.size() << " kernels from "
+                         << kernels->kernels.size()
+                         << (kernels->kernels.size() == 1 ? " kernel" : " kernels")
+                         << " from "
                          << kernelSourceName(*source);
   }
 };

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -97,6 +98,8 @@ private:
   bool allowed(unsigned producer, unsigned consumer) const;
   std::optional<Producer> producerOf(Value value) const;
   bool tryMerge(unsigned consumerSet, const Producer &producer);
+  int64_t bytesReadFromOutside(unsigned set) const;
+  bool worthMerging(unsigned from, unsigned consumer, unsigned producerOp) const;
   bool mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra);
   void absorbProducers(unsigned set);
   void seedAttention(unsigned softmax);
@@ -221,13 +224,6 @@ bool KernelFormer::mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra) 
   unsigned first = *llvm::min_element(merged), last = *llvm::max_element(merged);
   if (last - first > maxKernelSpan)
     return false;
-  for (unsigned member : merged)
-    for (Value result : ops[member]->getResults())
-      for (Operation *user : result.getUsers()) {
-        std::optional<unsigned> at = topLevelPosition(user);
-        if (at && !merged.contains(*at) && *at <= last)
-          return false;
-      }
   // Metadata checks among the ops come along, so that the checks keep
   // their order when the kernel's ops move to its last op; any other op
   // with effects there keeps the ops apart.
@@ -243,6 +239,13 @@ bool KernelFormer::mergeIfConvex(unsigned into, llvm::ArrayRef<unsigned> extra) 
         effectsOf(ops[between]).ordered())
       return false;
   }
+  for (unsigned member : merged)
+    for (Value result : ops[member]->getResults())
+      for (Operation *user : result.getUsers()) {
+        std::optional<unsigned> at = topLevelPosition(user);
+        if (at && !merged.contains(*at) && *at <= last)
+          return false;
+      }
   bool attention = sets[into].attention;
   for (unsigned member : merged)
     if (setOf[member] != into) {
@@ -281,7 +284,55 @@ bool KernelFormer::tryMerge(unsigned consumer, const Producer &producer) {
       extra.push_back(*at);
       llvm::append_range(values, ops[*at]->getResults());
     }
+  if (!worthMerging(from, consumer, producer.op))
+    return false;
   return mergeIfConvex(consumer, extra);
+}
+
+/// Bytes of the values the ops of `set` read from outside it that the
+/// plan stores (not arguments, constants or views of them).
+int64_t KernelFormer::bytesReadFromOutside(unsigned set) const {
+  llvm::DenseSet<Value> counted;
+  int64_t bytes = 0;
+  for (unsigned member : sets[set].members)
+    for (Value operand : ops[member]->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || (position.count(def) && setOf[position.lookup(def)] == set))
+        continue;
+      Value root = viewRoot(operand);
+      if (isa<BlockArgument>(root) || !counted.insert(root).second)
+        continue;
+      if (root.getDefiningOp() &&
+          root.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+        continue;
+      bytes += bytesOf(root.getType()).value_or(0);
+    }
+  return bytes;
+}
+
+/// Fusing keeps what the producer reads alive until the consumer's kernel
+/// ends, instead of the value between them: worth it when the producer
+/// reads no more stored bytes than that value holds. A product's or an
+/// attention's kernel holds its operands long: only then. A short kernel
+/// (elementwise, a norm) may also take a producer computed right before
+/// it, with nothing computed in between (a norm's reduction reads the full
+/// rows to write a column: its rows are the kernel's anyway).
+bool KernelFormer::worthMerging(unsigned from, unsigned consumer,
+                                unsigned producerOp) const {
+  int64_t saved = 0;
+  for (Value result : ops[producerOp]->getResults())
+    saved += bytesOf(result.getType()).value_or(0);
+  if (bytesReadFromOutside(from) <= saved)
+    return true;
+  KernelKind kind = kindOf(consumer);
+  if (kind == KernelKind::Matmul || kind == KernelKind::Attention)
+    return false;
+  unsigned producerLast = sets[from].members.back();
+  unsigned consumerFirst = sets[consumer].members.front();
+  for (unsigned between = producerLast + 1; between < consumerFirst; ++between)
+    if (computes(roles[between]) || roles[between] == FusionRole::None)
+      return false;
+  return true;
 }
 
 /// Pulls in producers of the set's operands until none more fits.
@@ -314,7 +365,8 @@ KernelFormer::matmulBefore(Value value, unsigned depth,
   FusionRole role = roles[at->second];
   if (role == FusionRole::Matmul)
     return at->second;
-  if (role != FusionRole::View && role != FusionRole::Elementwise)
+  if (role != FusionRole::View && role != FusionRole::Elementwise &&
+      role != FusionRole::Cast)
     return std::nullopt;
   path.push_back(at->second);
   for (Value operand : def->getOperands())
@@ -338,7 +390,8 @@ KernelFormer::matmulAfter(Value value, unsigned depth,
     FusionRole role = roles[at->second];
     if (role == FusionRole::Matmul && use.getOperandNumber() == 0)
       return at->second;
-    if (role != FusionRole::View && role != FusionRole::Elementwise)
+    if (role != FusionRole::View && role != FusionRole::Elementwise &&
+        role != FusionRole::Cast)
       continue;
     path.push_back(at->second);
     for (Value result : use.getOwner()->getResults())
@@ -453,6 +506,38 @@ void applyKernels(func::FuncOp func,
   applyOrder(func, moved);
 }
 
+/// The input's kernels win over the rules; where the rules would group
+/// the ops differently the difference is reported (a remark at the first
+/// op grouped differently), so that a user can tell whose model of the
+/// runtime the plan follows.
+void reportConflict(func::FuncOp func, const FunctionKernels &given,
+                    const LivenessOptions &options) {
+  OwningOpRef<func::FuncOp> clone = func.clone();
+  clone->walk([](Operation *op) { op->removeAttr(attr::kernel); });
+  std::vector<std::vector<unsigned>> rules =
+      KernelFormer(*clone, options).run();
+  std::vector<int> ruleAt(given.kernelAt.size(), -1);
+  for (auto [index, members] : llvm::enumerate(rules))
+    for (unsigned member : members)
+      ruleAt[member] = index;
+  // Two ops are grouped alike when both ways put them in one kernel, or
+  // both keep them apart; the first op grouped otherwise is reported.
+  std::vector<Operation *> ops = currentOrder(func);
+  for (unsigned at = 1; at < ops.size(); ++at) {
+    bool givenTogether = given.kernelAt[at] >= 0 &&
+                         given.kernelAt[at] == given.kernelAt[at - 1];
+    bool rulesTogether = ruleAt[at] >= 0 && ruleAt[at] == ruleAt[at - 1];
+    if (givenTogether == rulesTogether)
+      continue;
+    ops[at]->emitRemark("the input's kernels are used (")
+        << given.kernels.size()
+        << "); the target's fusion rules would form " << rules.size()
+        << " and, here, " << (rulesTogether ? "would" : "would not")
+        << " run this op in one kernel with the op before it";
+    return;
+  }
+}
+
 } // namespace
 
 FailureOr<KernelSource> formKernels(func::FuncOp func,
@@ -462,8 +547,11 @@ FailureOr<KernelSource> formKernels(func::FuncOp func,
   FailureOr<FunctionKernels> given = readKernels(func);
   if (failed(given))
     return failure();
-  if (!given->empty())
+  if (!given->empty()) {
+    if (fusesAnything(options))
+      reportConflict(func, *given, options);
     return KernelSource::Input;
+  }
   if (!fusesAnything(options))
     return KernelSource::None;
   std::vector<std::vector<unsigned>> kernels =

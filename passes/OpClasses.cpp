@@ -442,6 +442,20 @@ FusionRole fusionRoleOf(Operation *op) {
                : FusionRole::Elementwise;
   if (facts->fill)
     return FusionRole::Fill;
+  // `reshape`, `contiguous`, `to`, ... decided per node to be a copy (the
+  // exporter's coreai.alias_of says so): a layout or dtype copy, element
+  // for element, like `clone` and `_to_copy`.
+  if (facts->mayAlias && op->getNumResults() == 1 &&
+      op->getNumOperands() >= 1 &&
+      isa<RankedTensorType>(op->getResult(0).getType())) {
+    FailureOr<ResultClass> cls = classifyResultQuietly(op, 0);
+    auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    auto out = cast<RankedTensorType>(op->getResult(0).getType());
+    if (succeeded(cls) && cls->kind == ResultKind::Buffer && in &&
+        in.hasStaticShape() && out.hasStaticShape() &&
+        in.getNumElements() == out.getNumElements())
+      return FusionRole::Cast;
+  }
   if (facts->reduction)
     return FusionRole::Reduction;
   if (facts->normalisation)

@@ -170,7 +170,9 @@ std::vector<PlannedEntry::Kernel> kernelRecords(func::FuncOp func,
     origin.op = op->getName().getStringRef().str();
     origin.location = locationString(op->getLoc());
     record.fused.push_back(std::move(origin));
-    record.fusedBytes += bytesOf(fused.value.getType()).value_or(0);
+    int64_t bytes = bytesOf(fused.value.getType()).value_or(0);
+    record.fusedSizes.push_back(bytes);
+    record.fusedBytes += bytes;
   }
   for (size_t b = 0; b < buffers.values.size(); ++b)
     for (unsigned owner = 0; owner < buffers.owners[b]; ++owner)

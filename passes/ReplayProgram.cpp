@@ -390,13 +390,15 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
     // The kernel in-place rule, recomputed from the ops (Kernels.h); the
     // kernel's results are written at once: none may share a byte.
     for (Operation *member : ops)
-      for (Value result : member->getResults())
+      for (Value result : member->getResults()) {
+        auto written = ids.find(result);
+        if (written == ids.end())
+          continue;
         for (Value operand : kernelInPlaceOperands(ops, result))
-          if (auto id = ids.find(operand); id != ids.end() &&
-                                           facts[id->second].keepsLayout &&
-                                           !llvm::is_contained(
-                                               step.overwritable, id->second))
-            step.overwritable.push_back(id->second);
+          if (auto id = ids.find(operand);
+              id != ids.end() && facts[id->second].keepsLayout)
+            step.overwritableBy.emplace_back(written->second, id->second);
+      }
     llvm::SmallVector<unsigned, 4> written;
     for (unsigned id : step.writes)
       if (!fusedIn.contains(id))

@@ -63,7 +63,9 @@ struct PlannedEntry {
     std::string firstOp, lastOp; ///< op names, for tables
     std::string location;        ///< of its last op
     std::vector<BufferOrigin> fused;
-    int64_t fusedBytes = 0;
+    /// Parallel to `fused`: the bytes each value would take if planned.
+    std::vector<int64_t> fusedSizes;
+    int64_t fusedBytes = 0; ///< the sum of fusedSizes
     /// Buffers of the plan (indices into problem.buffers) its ops write.
     std::vector<int64_t> writes;
   };
@@ -74,6 +76,13 @@ struct PlannedEntry {
     for (const Kernel &kernel : kernels)
       bytes += kernel.fusedBytes;
     return bytes;
+  }
+  /// Values kept inside kernels, over all of them.
+  int64_t fusedValues() const {
+    int64_t count = 0;
+    for (const Kernel &kernel : kernels)
+      count += int64_t(kernel.fused.size());
+    return count;
   }
 
   /// -1 when buffer b is in the heap, else the output whose storage holds it.

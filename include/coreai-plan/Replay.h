@@ -71,6 +71,10 @@ struct Step {
   /// linalg op first writes), one group per op with two or more: no two
   /// of a group may share a byte.
   std::vector<std::vector<unsigned>> together;
+  /// The same for one result only: (result, read) pairs. A fused kernel
+  /// lets a result lie on an operand only when the kernel reads that
+  /// operand no later than it writes that result (docs/FUSION.md).
+  std::vector<std::pair<unsigned, unsigned>> overwritableBy;
 };
 
 struct Program {

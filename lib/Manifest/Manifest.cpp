@@ -9,6 +9,7 @@
 #include "llvm/Support/SHA256.h"
 
 #include <algorithm>
+#include <set>
 
 namespace coreai {
 
@@ -179,6 +180,47 @@ llvm::Error assignRegions(PlannedEntry &e,
   return llvm::Error::success();
 }
 
+/// Kernels are reported, not bound, but a reader still trusts no number it
+/// did not check: sizes in range and summing to the kernel's fused bytes,
+/// writes naming buffers of the entry, ids unique, a known source.
+static llvm::Error checkKernels(const PlannedEntry &e, llvm::StringRef where,
+                                llvm::StringRef source) {
+  if (!e.kernelSource.empty() && e.kernelSource != "input" &&
+      e.kernelSource != "target")
+    return invalid(source, llvm::formatv("{0}: kernel source '{1}' is not "
+                                         "input or target",
+                                         where, e.kernelSource)
+                               .str());
+  std::set<int64_t> ids;
+  for (const PlannedEntry::Kernel &k : e.kernels) {
+    std::string kernel = llvm::formatv("{0}: kernel {1}", where, k.id);
+    if (!inRange(k.id) || !inRange(k.ops) || k.ops < 1 ||
+        !inRange(k.fusedBytes) || k.fusedSizes.size() != k.fused.size())
+      return invalid(source, kernel + ": id, ops or fused bytes out of range");
+    if (!ids.insert(k.id).second)
+      return invalid(source, kernel + ": the id is used twice");
+    int64_t sum = 0;
+    for (int64_t size : k.fusedSizes) {
+      sum += inRange(size) ? size : 0; // both at most 2^53: no overflow
+      if (!inRange(size) || !inRange(sum))
+        return invalid(source, kernel + ": a fused value's size is out of "
+                                        "range");
+    }
+    if (sum != k.fusedBytes)
+      return invalid(source, llvm::formatv("{0}: fused bytes {1} are not the "
+                                           "sum {2} of its values' sizes",
+                                           kernel, k.fusedBytes, sum)
+                                 .str());
+    for (int64_t b : k.writes)
+      if (b < 0 || size_t(b) >= e.problem.buffers.size())
+        return invalid(source, llvm::formatv("{0}: writes buffer {1} of {2}",
+                                             kernel, b,
+                                             e.problem.buffers.size())
+                                   .str());
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   std::string where = llvm::formatv("entry '{0}' S={1}", e.entry, e.chunk);
   if (e.entry.empty())
@@ -209,6 +251,8 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
   for (const PlannedEntry::Placed &placed : e.placed)
     if (!inRange(placed.size) || !inRange(placed.index))
       return invalid(source, where + ": a placed value is out of range");
+  if (llvm::Error error = checkKernels(e, where, source))
+    return error;
   // Each region's packing is checked as a plan of its own: no two buffers
   // live together share a byte, and borrowed ones end in time.
   if (!e.binOf.empty())
@@ -236,6 +280,12 @@ static llvm::Error checkStrings(const Manifest &m, llvm::StringRef source) {
     for (const PlannedEntry::Placed &p : e.placed)
       strings.insert(strings.end(),
                      {&p.origin.value, &p.origin.op, &p.origin.location});
+    strings.push_back(&e.kernelSource);
+    for (const PlannedEntry::Kernel &k : e.kernels) {
+      strings.insert(strings.end(), {&k.firstOp, &k.lastOp, &k.location});
+      for (const BufferOrigin &o : k.fused)
+        strings.insert(strings.end(), {&o.value, &o.op, &o.location});
+    }
   }
   for (const std::string *s : strings)
     if (!llvm::json::isUTF8(*s))

@@ -8,6 +8,25 @@
 namespace coreai {
 namespace {
 
+/// The entry's kernels; empty (no field written) when it has none.
+std::vector<flatbuffers::Offset<fb::Kernel>>
+writeKernels(flatbuffers::FlatBufferBuilder &fbb, const PlannedEntry &e) {
+  std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
+  for (const PlannedEntry::Kernel &k : e.kernels) {
+    std::vector<flatbuffers::Offset<fb::FusedValue>> fused;
+    for (size_t i = 0; i < k.fused.size(); ++i)
+      fused.push_back(fb::CreateFusedValueDirect(
+          fbb, k.fused[i].value.c_str(), k.fused[i].op.c_str(),
+          k.fused[i].location.c_str(),
+          i < k.fusedSizes.size() ? k.fusedSizes[i] : 0));
+    std::vector<uint32_t> writes(k.writes.begin(), k.writes.end());
+    kernels.push_back(fb::CreateKernelDirect(
+        fbb, k.id, k.ops, k.firstOp.c_str(), k.lastOp.c_str(),
+        k.location.c_str(), &fused, k.fusedBytes, &writes));
+  }
+  return kernels;
+}
+
 flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
                                           const ManifestEntry &entry) {
   const PlannedEntry &e = entry.planned;
@@ -35,11 +54,15 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
         p.origin.op.c_str(), p.origin.location.c_str(), 0, p.size, 1, 0, 0,
         p.origin.viewCount, p.inState ? fb::Region::State : fb::Region::Output,
         p.index));
+  // Without kernels the entry is written as before they were recorded.
+  std::vector<flatbuffers::Offset<fb::Kernel>> kernels = writeKernels(fbb, e);
   return fb::CreateEntryDirect(
       fbb, e.entry.c_str(), e.chunk, entry.input, entry.plannedFunction.c_str(),
       entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound,
       e.plan.optimal, e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers,
-      &borrowed, &placed);
+      &borrowed, &placed,
+      e.kernelSource.empty() ? nullptr : e.kernelSource.c_str(),
+      kernels.empty() ? nullptr : &kernels);
 }
 
 flatbuffers::Offset<fb::Parametric>
@@ -76,6 +99,31 @@ llvm::Error corrupt(llvm::StringRef source, llvm::StringRef why) {
       llvm::inconvertibleErrorCode(),
       llvm::formatv("{0}: not a valid coreai-plan manifest ({1})", source, why)
           .str());
+}
+
+/// The kernels recorded for an entry (none when the field is absent).
+std::vector<PlannedEntry::Kernel> readKernels(const fb::Entry &in) {
+  std::vector<PlannedEntry::Kernel> kernels;
+  if (const auto *recorded = in.kernels())
+    for (const fb::Kernel *k : *recorded) {
+      PlannedEntry::Kernel kernel;
+      kernel.id = k->id();
+      kernel.ops = k->ops();
+      kernel.firstOp = str(k->first_op());
+      kernel.lastOp = str(k->last_op());
+      kernel.location = str(k->location());
+      if (const auto *fused = k->fused())
+        for (const fb::FusedValue *v : *fused) {
+          kernel.fused.push_back(
+              {str(v->value()), str(v->op()), str(v->location()), 0});
+          kernel.fusedSizes.push_back(v->size());
+        }
+      kernel.fusedBytes = k->fused_bytes();
+      for (uint32_t b : vec(k->writes()))
+        kernel.writes.push_back(b);
+      kernels.push_back(std::move(kernel));
+    }
+  return kernels;
 }
 
 llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
@@ -120,6 +168,8 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
       value.index = p->region_index();
       e.placed.push_back(std::move(value));
     }
+  e.kernelSource = str(in.kernel_source());
+  e.kernels = readKernels(in);
   if (llvm::Error error = detail::assignRegions(e, regions, source))
     return error;
   return entry;

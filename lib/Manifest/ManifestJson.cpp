@@ -49,6 +49,27 @@ json::Value placedToJson(const PlannedEntry::Placed &p) {
   };
 }
 
+json::Value kernelToJson(const PlannedEntry::Kernel &k) {
+  json::Array fused;
+  for (size_t i = 0; i < k.fused.size(); ++i)
+    fused.push_back(json::Object{
+        {"value", k.fused[i].value},
+        {"op", k.fused[i].op},
+        {"location", k.fused[i].location},
+        {"size", i < k.fusedSizes.size() ? k.fusedSizes[i] : 0},
+    });
+  return json::Object{
+      {"id", k.id},
+      {"ops", k.ops},
+      {"first_op", k.firstOp},
+      {"last_op", k.lastOp},
+      {"location", k.location},
+      {"fused", std::move(fused)},
+      {"fused_bytes", k.fusedBytes},
+      {"writes", k.writes},
+  };
+}
+
 json::Value entryToJson(const ManifestEntry &entry) {
   const PlannedEntry &e = entry.planned;
   json::Array buffers;
@@ -61,6 +82,9 @@ json::Value entryToJson(const ManifestEntry &entry) {
                                     {"available_until", bin.availableUntil}});
   for (const PlannedEntry::Placed &p : e.placed)
     placed.push_back(placedToJson(p));
+  json::Array kernels;
+  for (const PlannedEntry::Kernel &k : e.kernels)
+    kernels.push_back(kernelToJson(k));
   return json::Object{
       {"entry", e.entry},
       {"chunk", e.chunk},
@@ -76,6 +100,8 @@ json::Value entryToJson(const ManifestEntry &entry) {
       {"buffers", std::move(buffers)},
       {"borrowed_outputs", std::move(borrowed)},
       {"placed", std::move(placed)},
+      {"kernel_source", e.kernelSource},
+      {"kernels", std::move(kernels)},
   };
 }
 
@@ -190,6 +216,45 @@ static bool readPlaced(const json::Value &value, PlannedEntry &e,
   return true;
 }
 
+static bool readFused(const json::Value &value, PlannedEntry::Kernel &k,
+                      json::Path path) {
+  json::ObjectMapper o(value, path);
+  BufferOrigin origin;
+  int64_t size = 0;
+  if (!(o && o.map("value", origin.value) && o.map("op", origin.op) &&
+        o.map("location", origin.location) && o.map("size", size)))
+    return false;
+  k.fused.push_back(std::move(origin));
+  k.fusedSizes.push_back(size);
+  return true;
+}
+
+static bool fromJSON(const json::Value &value, PlannedEntry::Kernel &k,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!(o && o.map("id", k.id) && o.map("ops", k.ops) &&
+        o.map("first_op", k.firstOp) && o.map("last_op", k.lastOp) &&
+        o.map("location", k.location) && o.map("fused_bytes", k.fusedBytes) &&
+        o.map("writes", k.writes)))
+    return false;
+  const json::Array *fused = value.getAsObject()->getArray("fused");
+  if (!fused) {
+    path.field("fused").report("expected array");
+    return false;
+  }
+  for (size_t i = 0; i < fused->size(); ++i)
+    if (!readFused((*fused)[i], k, path.field("fused").index(i)))
+      return false;
+  return true;
+}
+
+/// The entry's kernels: optional (a manifest written before they were
+/// recorded has neither key), each kernel complete when present.
+static bool readKernels(json::ObjectMapper &o, PlannedEntry &e) {
+  return o.mapOptional("kernel_source", e.kernelSource) &&
+         o.mapOptional("kernels", e.kernels);
+}
+
 static bool fromJSON(const json::Value &value, OutputBin &bin,
                      json::Path path) {
   json::ObjectMapper o(value, path);
@@ -258,7 +323,7 @@ static bool readEntry(const json::Value &value, ManifestEntry &entry,
   for (size_t i = 0; i < placed->size(); ++i)
     if (!readPlaced((*placed)[i], e, path.field("placed").index(i)))
       return false;
-  return true;
+  return readKernels(o, e);
 }
 
 static bool readParametricBuffer(const json::Value &value, ParametricBuffer &b,

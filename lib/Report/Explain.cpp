@@ -2,7 +2,8 @@
 //
 // Answers the questions asked when a heap overflows: which op is at the
 // peak, which buffers are live there, which of them grow with S and by how
-// much, and how much of the heap is packing loss rather than live data.
+// much, how much of the heap is packing loss rather than live data, and
+// what fused kernels keep out of memory (the peak op's kernel above all).
 //
 //===----------------------------------------------------------------------===//
 #include "Format.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace coreai {
 namespace {
@@ -21,6 +23,7 @@ namespace {
 using report::humanBytes;
 
 constexpr size_t shownPeakBuffers = 12;
+constexpr size_t shownKernelValues = 5;
 
 const BufferOrigin *originOf(const PlannedEntry &entry, size_t index) {
   return index < entry.origins.size() ? &entry.origins[index] : nullptr;
@@ -32,13 +35,63 @@ std::string nameOf(const PlannedEntry &entry, size_t index) {
                                           : entry.problem.buffers[index].id;
 }
 
-/// The op at the peak is the producer of a buffer born there: the live
-/// bytes can only reach a maximum where a buffer starts.
-const BufferOrigin *opAtPeak(const PlannedEntry &entry, const Peak &peak) {
+/// The op at the peak is the producer of a buffer born there (its index
+/// is returned): the live bytes can only reach a maximum where a buffer
+/// starts.
+std::optional<size_t> bufferBornAtPeak(const PlannedEntry &entry,
+                                       const Peak &peak) {
   for (size_t index : peak.buffers)
     if (entry.problem.buffers[index].start == peak.time)
-      return originOf(entry, index);
-  return nullptr;
+      return index;
+  return std::nullopt;
+}
+
+/// What the kernels keep out of memory, and where they came from.
+void explainFusion(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  if (entry.kernels.empty())
+    return;
+  std::string source = kernelSourceText(entry.kernelSource);
+  os << "  fused: " << kernelSummary(entry);
+  if (!source.empty())
+    os << " (" << source << ")";
+  os << "\n";
+}
+
+/// The kernel the peak op is in (the one writing the buffer born at the
+/// peak): its ops, and the values it keeps inside, largest first.
+void explainPeakKernel(llvm::raw_ostream &os, const PlannedEntry &entry,
+                       std::optional<size_t> born) {
+  if (entry.kernels.empty() || !born)
+    return;
+  const PlannedEntry::Kernel *kernel = kernelWriting(entry, *born);
+  if (!kernel) {
+    os << "  the peak op is in no kernel\n";
+    return;
+  }
+  os << llvm::formatv("  the peak op is in kernel {0}: {1} op{2}, {3} .. {4} "
+                      "(at {5}), keeping {6} value{7} ({8} bytes) inside\n",
+                      kernel->id, kernel->ops, kernel->ops == 1 ? "" : "s",
+                      kernel->firstOp, kernel->lastOp, kernel->location,
+                      kernel->fused.size(),
+                      kernel->fused.size() == 1 ? "" : "s",
+                      kernel->fusedBytes);
+  std::vector<size_t> values(kernel->fused.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = i;
+  auto sizeOf = [&](size_t i) {
+    return i < kernel->fusedSizes.size() ? kernel->fusedSizes[i] : 0;
+  };
+  std::stable_sort(values.begin(), values.end(), [&](size_t a, size_t b) {
+    return sizeOf(a) > sizeOf(b);
+  });
+  for (size_t i = 0; i < std::min(values.size(), shownKernelValues); ++i) {
+    const BufferOrigin &value = kernel->fused[values[i]];
+    os << llvm::formatv("    {0,12}  {1,-10} {2,-34} {3}\n", sizeOf(values[i]),
+                        value.value, value.op, value.location);
+  }
+  if (values.size() > shownKernelValues)
+    os << llvm::formatv("    ... and {0} smaller values\n",
+                        values.size() - shownKernelValues);
 }
 
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -67,7 +120,8 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
                         bin.availableUntil);
   }
   Peak peak = findPeak(entry.problem, &entry.binOf);
-  const BufferOrigin *peakOp = opAtPeak(entry, peak);
+  std::optional<size_t> born = bufferBornAtPeak(entry, peak);
+  const BufferOrigin *peakOp = born ? originOf(entry, *born) : nullptr;
   os << llvm::formatv("  peak at op {0}", peak.time);
   if (peakOp)
     os << " (" << peakOp->op << ", " << peakOp->location << ")";
@@ -89,6 +143,8 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   if (peak.buffers.size() > shownPeakBuffers)
     os << llvm::formatv("    ... and {0} smaller buffers\n",
                         peak.buffers.size() - shownPeakBuffers);
+  explainFusion(os, entry);
+  explainPeakKernel(os, entry, born);
 }
 
 /// For one entry point planned at several S: how the heap and the buffers

@@ -231,6 +231,12 @@ std::string renderHeapSvg(const PlannedEntry &entry) {
     writeOutputBand(os, entry, timeSpan, usedBins[i],
                     bandsTop + double(i) * (bandHeight + bandGap));
   writeLegend(os, entry);
+  // What fusion kept out of this picture, under the time axis at the left.
+  if (!entry.kernels.empty())
+    os << llvm::formatv("<text class=\"kernels\" x=\"{0}\" y=\"{1}\">{2}"
+                        "</text>\n",
+                        plotLeft, plotTop + plotHeight + 36,
+                        escapeXml(kernelSummary(entry)));
   os << "</svg>\n";
   return svg;
 }

@@ -1,5 +1,6 @@
 //===- ManifestTest.cpp - Manifest encodings agree and reject bad files ---===//
 #include "coreai-plan/Manifest/Manifest.h"
+#include "coreai-plan/Manifest/plan_manifest_generated.h"
 #include "PlanChecks.h"
 #include "coreai-plan/Verify.h"
 
@@ -41,6 +42,34 @@ Manifest makeManifest() {
   m.bundleHeap = bundleHeapOf(m.entries);
   return m;
 }
+
+/// makeManifest() with two kernels in prefill: kernel 3 keeps %5 and %6
+/// inside and writes b1; kernel 7 keeps nothing and writes b0 and b2.
+Manifest makeKernelManifest() {
+  Manifest m = makeManifest();
+  PlannedEntry &e = m.entries[1].planned;
+  e.kernelSource = "target";
+  PlannedEntry::Kernel mulAdd;
+  mulAdd.id = 3;
+  mulAdd.ops = 3;
+  mulAdd.firstOp = "torch.aten.mul";
+  mulAdd.lastOp = "torch.aten.add";
+  mulAdd.location = "m.mlir:7:5";
+  mulAdd.fused = {{"%5", "torch.aten.mul", "m.mlir:5:5", 0},
+                  {"%6#1", "torch.aten.exp", "", 0}};
+  mulAdd.fusedSizes = {4096, 512};
+  mulAdd.fusedBytes = 4608;
+  mulAdd.writes = {1};
+  PlannedEntry::Kernel twoOps;
+  twoOps.id = 7;
+  twoOps.ops = 2;
+  twoOps.firstOp = "torch.aten.tanh";
+  twoOps.lastOp = "torch.aten.tanh";
+  twoOps.writes = {0, 2};
+  e.kernels = {mulAdd, twoOps};
+  return m;
+}
+
 
 std::string errorOf(llvm::Expected<Manifest> result) {
   REQUIRE_FALSE(bool(result));
@@ -160,32 +189,34 @@ TEST_CASE("mutated manifests are rejected or read consistently",
   // A cheap in-tree cousin of fuzz/ManifestFuzzer.cpp: flip bytes of a
   // valid manifest; whatever the reader accepts must survive both
   // encodings unchanged, and nothing may crash.
-  std::string binary = writeManifestBinary(makeManifest());
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  auto next = [&] {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return state;
-  };
-  int accepted = 0;
-  for (int round = 0; round < 3000; ++round) {
-    std::string mutated = binary;
-    int flips = 1 + next() % 4;
-    for (int i = 0; i < flips; ++i)
-      mutated[next() % mutated.size()] = char(next());
-    auto manifest = readManifestBinary(mutated, "m");
-    if (!manifest) {
-      llvm::consumeError(manifest.takeError());
-      continue;
+  for (const Manifest &valid : {makeManifest(), makeKernelManifest()}) {
+    std::string binary = writeManifestBinary(valid);
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    auto next = [&] {
+      state ^= state << 13;
+      state ^= state >> 7;
+      state ^= state << 17;
+      return state;
+    };
+    int accepted = 0;
+    for (int round = 0; round < 3000; ++round) {
+      std::string mutated = binary;
+      int flips = 1 + next() % 4;
+      for (int i = 0; i < flips; ++i)
+        mutated[next() % mutated.size()] = char(next());
+      auto manifest = readManifestBinary(mutated, "m");
+      if (!manifest) {
+        llvm::consumeError(manifest.takeError());
+        continue;
+      }
+      ++accepted;
+      auto viaJson = readManifestJson(writeManifestJson(*manifest), "j");
+      REQUIRE(bool(viaJson));
+      REQUIRE(writeManifestBinary(*viaJson) == writeManifestBinary(*manifest));
     }
-    ++accepted;
-    auto viaJson = readManifestJson(writeManifestJson(*manifest), "j");
-    REQUIRE(bool(viaJson));
-    REQUIRE(writeManifestBinary(*viaJson) == writeManifestBinary(*manifest));
+    // Flips in offsets and sizes stay valid manifests: some must be read.
+    CHECK(accepted > 0);
   }
-  // Flips in offsets and sizes stay valid manifests: some must be read.
-  CHECK(accepted > 0);
 }
 
 namespace {
@@ -261,4 +292,90 @@ TEST_CASE("a borrowed plan that is unsound or names no borrowed output is "
   json.replace(at, lent.size(), "\"region_index\": 5");
   CHECK_THAT(errorOf(readManifestJson(json, "unlent")),
              Catch::Contains("is in output 5, which is not borrowed"));
+}
+
+TEST_CASE("kernels round-trip through both encodings", "[manifest][kernels]") {
+  Manifest m = makeKernelManifest();
+  for (bool binary : {true, false}) {
+    llvm::Expected<Manifest> read =
+        binary ? readManifestBinary(writeManifestBinary(m), "k.manifest")
+               : readManifestJson(writeManifestJson(m), "k.json");
+    REQUIRE(bool(read));
+    const PlannedEntry &e = read->entries[1].planned;
+    CHECK(e.kernelSource == "target");
+    REQUIRE(e.kernels.size() == 2);
+    const PlannedEntry::Kernel &k = e.kernels[0];
+    CHECK(k.id == 3);
+    CHECK(k.ops == 3);
+    CHECK(k.firstOp == "torch.aten.mul");
+    CHECK(k.lastOp == "torch.aten.add");
+    CHECK(k.location == "m.mlir:7:5");
+    REQUIRE(k.fused.size() == 2);
+    CHECK(k.fused[1].value == "%6#1");
+    CHECK(k.fused[1].op == "torch.aten.exp");
+    CHECK(k.fused[0].location == "m.mlir:5:5");
+    CHECK(k.fusedSizes == std::vector<int64_t>{4096, 512});
+    CHECK(k.fusedBytes == 4608);
+    CHECK(k.writes == std::vector<int64_t>{1});
+    CHECK(e.kernels[1].fused.empty());
+    CHECK(e.kernels[1].writes == std::vector<int64_t>{0, 2});
+    CHECK(e.fusedBytes() == 4608);
+    CHECK(e.fusedValues() == 2);
+    // The entry without kernels stays without.
+    CHECK(read->entries[0].planned.kernels.empty());
+    CHECK(read->entries[0].planned.kernelSource.empty());
+    CHECK(writeManifestJson(*read) == writeManifestJson(m));
+    CHECK(writeManifestBinary(*read) == writeManifestBinary(m));
+  }
+}
+
+TEST_CASE("a manifest without kernels reads as before they were recorded",
+          "[manifest][kernels]") {
+  // The binary of a manifest without kernels has neither field, as before
+  // they existed; its JSON without the two keys still reads.
+  Manifest m = makeManifest();
+  std::string binary = writeManifestBinary(m);
+  const fb::Entry *entry =
+      fb::GetSizePrefixedManifest(binary.data())->entries()->Get(1);
+  CHECK(entry->kernel_source() == nullptr);
+  CHECK(entry->kernels() == nullptr);
+  std::string withKernels = writeManifestBinary(makeKernelManifest());
+  entry = fb::GetSizePrefixedManifest(withKernels.data())->entries()->Get(1);
+  REQUIRE(entry->kernels() != nullptr);
+  CHECK(entry->kernels()->size() == 2);
+  std::string json = writeManifestJson(m);
+  for (llvm::StringRef key : {"\"kernel_source\": \"\",", "\"kernels\": [],"})
+    for (size_t at = json.find(key.str()); at != std::string::npos;
+         at = json.find(key.str()))
+      json.erase(at, key.size());
+  REQUIRE(json.find("kernel") == std::string::npos);
+  llvm::Expected<Manifest> read = readManifestJson(json, "old.json");
+  REQUIRE(bool(read));
+  CHECK(writeManifestBinary(*read) == binary);
+}
+
+TEST_CASE("inconsistent kernels are rejected", "[manifest][kernels]") {
+  Manifest m = makeKernelManifest();
+  m.entries[1].planned.kernels[0].fusedBytes = 4607;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "sum")),
+             Catch::Contains("entry 'prefill' S=32: kernel 3: fused bytes "
+                             "4607 are not the sum 4608 of its values' "
+                             "sizes"));
+  m = makeKernelManifest();
+  m.entries[1].planned.kernels[1].writes = {0, 3};
+  CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "writes")),
+             Catch::Contains("kernel 7: writes buffer 3 of 3"));
+  m = makeKernelManifest();
+  m.entries[1].planned.kernels[1].id = 3;
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "twice")),
+             Catch::Contains("kernel 3: the id is used twice"));
+  m = makeKernelManifest();
+  m.entries[1].planned.kernelSource = "compiler";
+  CHECK_THAT(errorOf(readManifestJson(writeManifestJson(m), "source")),
+             Catch::Contains("kernel source 'compiler' is not input or "
+                             "target"));
+  m = makeKernelManifest();
+  m.entries[1].planned.kernels[0].fused[0].op = "bad\xff";
+  CHECK_THAT(errorOf(readManifestBinary(writeManifestBinary(m), "utf8")),
+             Catch::Contains("not valid UTF-8"));
 }

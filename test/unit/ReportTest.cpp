@@ -82,3 +82,73 @@ TEST_CASE("explain names the peak op, its buffers and their growth with S",
         std::string::npos);
   CHECK(text.find("fragmentation: 0 bytes") != std::string::npos);
 }
+
+namespace {
+
+/// threeBuffers() with two kernels: kernel 4 writes c (born at the peak)
+/// and keeps three values inside, kernel 9 writes a and keeps none.
+PlannedEntry withKernels() {
+  PlannedEntry entry = threeBuffers(1, 1);
+  entry.kernelSource = "target";
+  PlannedEntry::Kernel peak;
+  peak.id = 4;
+  peak.ops = 4;
+  peak.firstOp = "torch.aten.mul";
+  peak.lastOp = "torch.aten.tanh<&>";
+  peak.location = "model.mlir:5:5";
+  peak.fused = {{"%20", "torch.aten.mul", "model.mlir:4:9"},
+                {"%21", "torch.aten.exp", "model.mlir:4:10"},
+                {"%22", "torch.aten.add", "model.mlir:4:11"}};
+  peak.fusedSizes = {64, 256, 128};
+  peak.fusedBytes = 448;
+  peak.writes = {2};
+  PlannedEntry::Kernel other;
+  other.id = 9;
+  other.ops = 2;
+  other.writes = {0};
+  entry.kernels = {peak, other};
+  return entry;
+}
+
+} // namespace
+
+TEST_CASE("explain says what kernels keep out of memory and the peak op's "
+          "kernel", "[report][kernels]") {
+  std::string text = explainPlans({withKernels()});
+  CHECK(text.find("  fused: 2 kernels keep 3 values (448 bytes) out of "
+                  "memory (formed by the target's fusion rules)\n") !=
+        std::string::npos);
+  size_t at = text.find("the peak op is in kernel 4: 4 ops, torch.aten.mul .. "
+                        "torch.aten.tanh<&> (at model.mlir:5:5), keeping 3 "
+                        "values (448 bytes) inside\n");
+  REQUIRE(at != std::string::npos);
+  // Largest first.
+  size_t exp = text.find("256  %21", at), add = text.find("128  %22", at),
+         mul = text.find("64  %20", at);
+  CHECK(exp < add);
+  CHECK(add < mul);
+  CHECK(mul != std::string::npos);
+  // Without kernels, not a word about them.
+  CHECK(explainPlans({threeBuffers(1, 1)}).find("kernel") ==
+        std::string::npos);
+  // A peak op in no kernel is said to be.
+  PlannedEntry outside = withKernels();
+  outside.kernels[0].writes = {1};
+  CHECK(explainPlans({outside}).find("the peak op is in no kernel") !=
+        std::string::npos);
+}
+
+TEST_CASE("the heap SVG counts what kernels keep out of memory",
+          "[report][kernels]") {
+  PlannedEntry entry = withKernels();
+  entry.kernels[1].fused = {{"%30", "torch.aten.neg", ""}};
+  entry.kernels[1].fusedSizes = {1};
+  entry.kernels[1].fusedBytes = 1;
+  CHECK(renderHeapSvg(entry).find(">2 kernels keep 4 values (449 bytes) out "
+                                  "of memory</text>") != std::string::npos);
+  CHECK(renderHeapSvg(threeBuffers(1, 1)).find("kernels keep") ==
+        std::string::npos);
+  entry.kernels.pop_back();
+  CHECK(kernelSummary(entry) ==
+        "1 kernel keeps 3 values (448 bytes) out of memory");
+}

@@ -1,7 +1,8 @@
 //===- ExplainCommand.cpp - coreai-plan explain ---------------------------===//
 //
 // Reads a manifest and says why each heap is as big as it is: the op at
-// the peak, the buffers live there, their growth with S, fragmentation.
+// the peak, the buffers live there, their growth with S, fragmentation,
+// and what fused kernels keep out of memory.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"

@@ -10,6 +10,7 @@
 #include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Report/Report.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,6 +31,10 @@ llvm::cl::opt<bool> asJson("json",
 llvm::cl::opt<bool> withBuffers("buffers",
                                 llvm::cl::desc("Also print every buffer of "
                                                "every entry"),
+                                llvm::cl::sub(inspectCommand));
+llvm::cl::opt<bool> withKernels("kernels",
+                                llvm::cl::desc("Also print the fused kernels "
+                                               "of every entry"),
                                 llvm::cl::sub(inspectCommand));
 llvm::cl::opt<std::string>
     binaryOut("write-binary",
@@ -185,6 +190,33 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
                std::to_string(p.origin.viewCount), p.origin.location});
   table.print(os);
 }
+/// An entry's kernels, one row each, with the values each keeps inside.
+void printKernels(const ManifestEntry &entry, llvm::raw_ostream &os) {
+  const PlannedEntry &e = entry.planned;
+  os << llvm::formatv("\n@{0} S={1} ({2}): ", e.entry, e.chunk,
+                      entry.plannedFunction);
+  if (e.kernels.empty()) {
+    os << "no kernels\n";
+    return;
+  }
+  os << kernelSummary(e);
+  if (std::string source = kernelSourceText(e.kernelSource); !source.empty())
+    os << " (" << source << ")";
+  os << "\n";
+  TextTable table({"kernel", "ops", "first op", "last op", "fused",
+                   "fused bytes", "writes", "location"},
+                  {true, true, false, false, true, true, false, false});
+  for (const PlannedEntry::Kernel &k : e.kernels) {
+    std::vector<std::string> writes;
+    for (int64_t b : k.writes)
+      writes.push_back(e.problem.buffers[b].id);
+    table.add({std::to_string(k.id), std::to_string(k.ops), k.firstOp,
+               k.lastOp, std::to_string(k.fused.size()),
+               std::to_string(k.fusedBytes),
+               writes.empty() ? "-" : llvm::join(writes, " "), k.location});
+  }
+  table.print(os);
+}
 } // namespace
 
 int runInspect() {
@@ -208,6 +240,9 @@ int runInspect() {
   if (withBuffers)
     for (const ManifestEntry &entry : manifest->entries)
       printBuffers(entry, llvm::outs());
+  if (withKernels)
+    for (const ManifestEntry &entry : manifest->entries)
+      printKernels(entry, llvm::outs());
   return Success;
 }
 

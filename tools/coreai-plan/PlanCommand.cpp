@@ -70,6 +70,34 @@ cl::opt<bool> explain("explain",
                                "peaks and how it grows with S"),
                       cl::sub(planCommand));
 
+/// One line under the table when kernels were fused: the entry where they
+/// keep the most bytes out of memory (plan.json and explain say the rest).
+void printFusion(const Manifest &manifest, llvm::raw_ostream &os) {
+  const PlannedEntry *most = nullptr;
+  size_t fused = 0;
+  for (const ManifestEntry &entry : manifest.entries) {
+    const PlannedEntry &e = entry.planned;
+    if (e.kernels.empty())
+      continue;
+    ++fused;
+    if (!most || e.fusedBytes() > most->fusedBytes())
+      most = &e;
+  }
+  if (!most)
+    return;
+  os << llvm::formatv("fusion: {0} in @{1} at S={2}", kernelSummary(*most),
+                      most->entry, most->chunk);
+  std::vector<std::string> notes;
+  if (fused > 1)
+    notes.push_back(llvm::formatv("the most of {0} entries", fused));
+  if (std::string source = kernelSourceText(most->kernelSource);
+      !source.empty())
+    notes.push_back(source);
+  if (!notes.empty())
+    os << " (" << llvm::join(notes, "; ") << ")";
+  os << "\n";
+}
+
 void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
   std::vector<std::string> files;
   for (const ManifestInput &input : manifest.inputs)
@@ -139,6 +167,7 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
   if (setBy)
     os << llvm::formatv(", set by @{0} at S={1}", setBy->first, setBy->second);
   os << "\n";
+  printFusion(manifest, os);
 }
 
 std::vector<PlannedEntry> plannedEntries(const Manifest &manifest) {
@@ -180,6 +209,13 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"borrowed_bytes", borrowedBytes},
         {"algorithm", e.plan.algorithm},
         {"solver_seconds", e.plan.seconds},
+        // The fused kernels (plan.json lists each): where they came from
+        // ("input", "target", "" none), how many, and the values they
+        // keep out of memory.
+        {"kernel_source", e.kernelSource},
+        {"kernels", int64_t(e.kernels.size())},
+        {"fused_values", e.fusedValues()},
+        {"fused_bytes", e.fusedBytes()},
     });
   }
   llvm::json::Array parametric;

@@ -27,7 +27,9 @@ namespace coreai {
 /// Bumped whenever a reader of the previous version would misread a file.
 /// 3: parametric plans may borrow outputs (each buffer's region, the
 /// outputs' sizes as expressions of S); a version 2 reader would take the
-/// borrowed buffers for heap buffers.
+/// borrowed buffers for heap buffers. The entries' kernels (kernel_source,
+/// kernels) are optional fields of version 3: a reader that predates them
+/// skips them, and a manifest without them reads as one without kernels.
 constexpr uint32_t kManifestFormatVersion = 3;
 
 struct ManifestTarget {

@@ -42,8 +42,23 @@ std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
                              llvm::StringRef title);
 
 /// Where the peak is, what is live there, how each entry point's peak grows
-/// with S, and how much of the heap is lost to fragmentation.
+/// with S, and how much of the heap is lost to fragmentation; with fused
+/// kernels, what they keep out of memory and the kernel the peak op is in.
 std::string explainPlans(llvm::ArrayRef<PlannedEntry> entries);
+
+/// What fusion kept out of memory in `entry`: "3 kernels keep 10 values
+/// (3072 bytes) out of memory"; empty when it has no kernels.
+std::string kernelSummary(const PlannedEntry &entry);
+
+/// Where kernels came from, in words, for a PlannedEntry::kernelSource:
+/// "marked in the input", "formed by the target's fusion rules"; empty
+/// for none.
+std::string kernelSourceText(llvm::StringRef source);
+
+/// The kernel whose ops write buffer `buffer` (an index into
+/// entry.problem.buffers), or nullptr when no kernel does.
+const PlannedEntry::Kernel *kernelWriting(const PlannedEntry &entry,
+                                          size_t buffer);
 
 /// Escapes &, <, >, " and ' for XML text and attribute values.
 std::string escapeXml(llvm::StringRef text);
