@@ -29,8 +29,10 @@ def parse_arguments(argv):
                         help="initial KV cache (and other float state): zero or random at the weights' scale")
     parser.add_argument("--start-position", type=int, default=0,
                         help="cache_position starts here (integer state starts here too)")
-    parser.add_argument("--corrupt", choices=["zero", "overlap"],
-                        help="negative control: break the plan first (every offset 0, or two live buffers overlapping)")
+    parser.add_argument("--corrupt", choices=["zero", "overlap", "kernel-output-over-input", "fused-read-outside"],
+                        help="negative control: break the plan first (every offset 0; two live buffers overlapping; "
+                             "a fused kernel's result over an input it reads later; a value read outside its "
+                             "kernel marked as kept inside it)")
     parser.add_argument("--no-deterministic", action="store_true",
                         help="do not ask torch for deterministic kernels")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")
@@ -101,6 +103,9 @@ def run_function(function, planned, original, args, references, inputs,
     vocab = vocabulary_of(source)
     record = {"function": function.name, "entry": entry, "seq_len": seq_len, "heap": plan["heap"],
               "device": args.device}
+    for key in ("kernels", "fused_bytes"):  # the plan's own figures, where it has kernels
+        if key in plan:
+            record["plan_" + key] = plan[key]
     key = (entry, seq_len)
     if key not in references:
         symbols = engine.symbols_of(original, seq_len)
@@ -183,6 +188,10 @@ def summary(record):
     if "corrupted" in record:
         head += " [corrupted: %s]" % record["corrupted"]
     stats = record.get("stats")
+    if stats and stats.get("kernels"):
+        head += ", %d fused kernel%s (%d ops, %d value%s of %d B kept inside)" % (
+            stats["kernels"], "s" if stats["kernels"] != 1 else "", stats["kernel_ops"], stats["fused"],
+            "s" if stats["fused"] != 1 else "", stats["fused_bytes"])
     if stats:
         head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
                  " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],

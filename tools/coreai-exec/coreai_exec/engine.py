@@ -10,7 +10,14 @@ replay, passes/ReplayProgram.cpp, defines them):
 - `#coreai.output<k>`: output k's storage (bound by the caller);
 - `#coreai.state<arg = a>`: the storage of state argument a;
 - `#coreai.none` (or no placement) on a returned value: the storage of the
-  first output it is returned at; anything else: memory of its own.
+  first output it is returned at; anything else: memory of its own;
+- `#coreai.fused<kernel = N>`: a value that never leaves fused kernel N (the
+  ops with `coreai.kernel = N`, contiguous): a private poisoned tensor of its
+  own, outside every planned storage. The kernel's ops run in order; a read
+  of the value (or of a view of it) by an op outside kernel N, or its
+  return, is a PlanError, and so is a result of the kernel that partly
+  overlaps one of the kernel's operands (only exactly over it, the kernel
+  in-place rule, may a kernel write where it reads).
 Every storage is a Region: poisoned bytes between two guard bands, handed
 out as typed views; a slot outside a region is a PlanError, as is a guard
 byte that changed. Views are the kernels' own views of those slots.
@@ -44,6 +51,14 @@ def storage_pointer(tensor):
     if hasattr(tensor, "untyped_storage"):
         return tensor.untyped_storage().data_ptr()
     return tensor.storage().data_ptr()
+
+
+def byte_span(tensor):
+    """[first, last + 1) of the bytes a tensor (or a view) reaches, as addresses; None when empty."""
+    if tensor.numel() == 0:
+        return None
+    reach = sum((size - 1) * stride for size, stride in zip(tensor.shape, tensor.stride()))  # torch: strides >= 0
+    return tensor.data_ptr(), tensor.data_ptr() + (reach + 1) * tensor.element_size()
 
 
 class Region:
@@ -109,6 +124,7 @@ class Stats:
     def __init__(self):
         self.ops = self.into_slot = self.copied = self.views = self.in_place = self.in_place_ops = 0
         self.output_placed = self.state_placed = self.borrowed = 0
+        self.kernels = self.kernel_ops = self.fused = self.fused_bytes = 0  # fused kernels, their ops, values kept inside
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -129,6 +145,9 @@ class Execution:
         for position, name in enumerate(function.returned):
             self.returned_at.setdefault(name, position)
         self.arg_index = {a.name: i for i, a in enumerate(function.arguments)}
+        self.fused = {}  # value kept inside a kernel -> (kernel, the op that made it, the fused value it views)
+        self.kernel_regions = []  # the running kernel's private tensors, their guards checked at its end
+        self.kernel_operands = []  # the running kernel's operands from outside it: (name, tensor)
 
     # -- storage --------------------------------------------------------
     def region(self, name, size):
@@ -155,6 +174,17 @@ class Execution:
         placement = op.placement(j)
         if placement.kind == "heap":
             return self.heap.slot(placement.offset, placement.size, dtype, shape, what)
+        if placement.kind == "fused":  # never leaves its kernel: private bytes, no planned storage
+            if placement.kernel != op.kernel:
+                raise PlanError("%s: '#coreai.fused<kernel = %d>', but the op is not in kernel %d ('coreai.kernel' "
+                                "is %s)" % (what, placement.kernel, placement.kernel,
+                                            "absent" if op.kernel is None else op.kernel))
+            self.stats.fused += 1
+            self.stats.fused_bytes += size
+            self.fused[op.results[j]] = (placement.kernel, op, None)
+            region = Region("kernel %d's private %s" % (placement.kernel, op.results[j]), size, self.device)
+            self.kernel_regions.append(region)
+            return region.slot(0, size, dtype, shape, what)
         if placement.kind == "lent":  # scratch in output k's storage
             self.stats.borrowed += 1
             region = self.output_region(self.placed_output(placement, what))
@@ -220,8 +250,15 @@ class Execution:
                 last_use[name] = index
         for name in function.returned:
             last_use[name] = len(function.ops)
+        kernel = None  # the fused kernel running
         for index, op in enumerate(function.ops):
             try:
+                if self.planned:
+                    if op.kernel != kernel:
+                        self.end_kernel()
+                        kernel = op.kernel
+                        self.begin_kernel(kernel, index, env)
+                    self.check_fused_reads(op, op.operands)
                 self.step(op, env)
             except (PlanError, InputError, aten.UnsupportedOp):
                 raise
@@ -233,6 +270,9 @@ class Execution:
             for name in op.operands:
                 if last_use.get(name) == index and name in env and name not in arguments:
                     del env[name]
+        if self.planned:
+            self.end_kernel()
+            self.check_fused_reads(None, function.returned)
         missing = [n for n in function.returned if n not in env]
         if missing:
             raise InputError("@%s returns undefined %s" % (function.name, ", ".join(missing)))
@@ -243,6 +283,71 @@ class Execution:
                 if not region.guards_intact():
                     raise PlanError("bytes outside %s were written" % region.name)
         return returned, finals
+
+    # -- fused kernels --------------------------------------------------
+    def begin_kernel(self, kernel, index, env):
+        """Kernel `kernel` starts at op `index`: its operands from outside it are noted."""
+        if kernel is None:
+            return
+        ops = []
+        for op in self.function.ops[index:]:
+            if op.kernel != kernel:
+                break
+            ops.append(op)
+        made = {r for op in ops for r in op.results}
+        outside = dict.fromkeys(o for op in ops for o in op.operands if o not in made and o in env)
+        self.kernel_operands = [(name, env[name]) for name in outside]
+        self.stats.kernels += 1
+        self.stats.kernel_ops += len(ops)
+
+    def end_kernel(self):
+        """The private tensors of the kernel that ran: their guard bytes intact."""
+        for region in self.kernel_regions:
+            if not region.guards_intact():
+                raise PlanError("bytes outside %s were written" % region.name)
+        self.kernel_regions, self.kernel_operands = [], []
+
+    def check_fused_reads(self, op, names):
+        """A value kept inside kernel N (#coreai.fused) is read only by ops of kernel N
+        (`op` None: `names` are returned)."""
+        for name in names:
+            if name not in self.fused:
+                continue
+            kernel, maker, viewed = self.fused[name]
+            if op is not None and op.kernel == kernel:
+                continue
+            reader = ("is returned by @%s" % self.function.name if op is None else
+                      "is read by %s (%s, %s), which is not in kernel %d ('coreai.kernel' is %s)"
+                      % (", ".join(op.results) or "an op", op.name, op.position, kernel,
+                         "absent" if op.kernel is None else op.kernel))
+            raise PlanError("%s (%s, %s%s) stays inside kernel %d (#coreai.fused) but %s: a value kept inside "
+                            "a kernel has no bytes outside it"
+                            % (name, maker.name, maker.position, "; a view of " + viewed if viewed else "", kernel,
+                               reader))
+
+    def check_kernel_overlap(self, op, j, slot):
+        """A result of a kernel lies apart from the kernel's operands, or exactly over one (the
+        kernel in-place rule): a partly overlapping one would race with the fused kernel's reads."""
+        if op.kernel is None or op.placement(j).kind == "fused":
+            return
+        span = byte_span(slot)
+        for name, tensor in self.kernel_operands:
+            other = byte_span(tensor)
+            if span is None or other is None or storage_pointer(tensor) != storage_pointer(slot):
+                continue
+            if span[0] < other[1] and other[0] < span[1] and span != other:
+                raise PlanError("%s (%s, %s), a result of kernel %d, partly overlaps %s, an operand of the "
+                                "kernel (%d of its bytes, starting %+d bytes from it): a kernel may write only "
+                                "exactly over an operand (the kernel in-place rule)"
+                                % (op.results[j], op.name, op.position, op.kernel, name,
+                                   min(span[1], other[1]) - max(span[0], other[0]), span[0] - other[0]))
+
+    def track_view(self, op, j, source):
+        """A view of a value kept inside a kernel (or one marked so) is kept inside it too."""
+        if op.placement(j).kind == "fused":
+            self.fused[op.results[j]] = (op.placement(j).kernel, op, None)
+        elif source in self.fused:
+            self.fused[op.results[j]] = (self.fused[source][0], op, self.fused[source][2] or source)
 
     def final_states(self, env, returned):
         """Each state's contents after the call, the runtime's write-back done."""
@@ -329,14 +434,20 @@ class Execution:
                                          % (op.name, op.position, op.results[j]))
                     self.stats.views += 1
                     env[op.results[j]] = result
+                    if self.planned:
+                        self.track_view(op, j, op.operands[alias[j]])
                 else:
                     slot = self.slot_for(op, j, dtype, shape)
+                    if self.planned:
+                        self.check_kernel_overlap(op, j, slot)
                     slot.copy_(result)
                     env[op.results[j]] = slot
             return
         slots = [self.slot_for(op, j, dtype, shape) for j, (dtype, shape) in enumerate(types)]
         if self.planned:
             self.check_in_place(op, tensors, slots)
+            for j, slot in enumerate(slots):
+                self.check_kernel_overlap(op, j, slot)
         if len(slots) == 1:
             if kernel.call_into(positional, keyword, slots[0]):
                 self.stats.into_slot += 1

@@ -13,7 +13,10 @@ The plan's annotations are the `coreai` dialect's attributes
 `coreai.placement = [#coreai.heap<offset = 0, size = 64>, #coreai.none]`,
 one entry per result, is read into Placements and checked here, at the
 op's line, so the engine never sees a malformed one; the function's
-`coreai.plan = #coreai.plan<heap = 3072, ...>` becomes a Plan. A file with
+`coreai.plan = #coreai.plan<heap = 3072, ...>` becomes a Plan. Fused
+kernels: `coreai.kernel = N : i64` on each top-level op of kernel N (its ops
+contiguous in the body); a result that never leaves it is
+`#coreai.fused<kernel = N>`, on an op of that kernel. A file with
 the placement arrays that came before the dialect (`coreai.offsets`, ...)
 is refused: read as "no placement", it would run as an unplanned graph.
 """
@@ -45,14 +48,16 @@ class TensorType:
 @dataclass(frozen=True)
 class Placement:
     """Where one result lives: `#coreai.heap<...>`, `#coreai.lent<...>`,
-    `#coreai.output<k>`, `#coreai.state<arg = a>` or `#coreai.none`."""
+    `#coreai.output<k>`, `#coreai.state<arg = a>`, `#coreai.fused<kernel = N>`
+    (inside fused kernel N, no planned bytes) or `#coreai.none`."""
 
-    kind: str  # 'heap', 'lent', 'output', 'state' or 'none'
+    kind: str  # 'heap', 'lent', 'output', 'state', 'fused' or 'none'
     offset: Optional[int] = None  # heap, lent: bytes into the heap or the lending output
     size: Optional[int] = None  # heap, lent: the result's bytes
     output: Optional[int] = None  # lent, output: the function result whose storage it is in
     arg: Optional[int] = None  # state: the state argument whose storage it is in
     in_place: Optional[int] = None  # heap, lent: the operand whose bytes it overwrites
+    kernel: Optional[int] = None  # fused: the kernel (`coreai.kernel`) it never leaves
 
 
 NOWHERE = Placement("none")  # what a result of an op without `coreai.placement` has
@@ -63,6 +68,7 @@ _PLACEMENT_FIELDS = {
     "lent": (("output", "offset", "size"), ("in_place",)),
     "output": (("output",), ()),
     "state": (("arg",), ()),
+    "fused": (("kernel",), ()),
     "none": ((), ()),
 }
 # The kinds whose one field is written without its name (`#coreai.output<0>`).
@@ -75,7 +81,8 @@ OLD_PLACEMENT_ATTRIBUTES = ("coreai.offsets", "coreai.sizes", "coreai.in_place",
 
 class Plan(dict):
     """`#coreai.plan<heap = ..., ...>`: its fields by name. Fields are not
-    checked beyond their syntax: the summary may grow, and the executor
+    checked beyond their syntax: the summary may grow (`kernels`,
+    `fused_bytes` where the function has fused kernels), and the executor
     needs only `heap`."""
 
 
@@ -101,6 +108,11 @@ class Op:
     @property
     def position(self):
         return "line %d" % self.line
+
+    @property
+    def kernel(self):
+        """The fused kernel (`coreai.kernel = N`) the op belongs to, or None."""
+        return self.attrs.get("coreai.kernel")
 
     def placement(self, j):
         """Where result j lives (NOWHERE when the op has no placement)."""
@@ -451,6 +463,31 @@ class _Parser:
                        % (what, len(op.results), len(entries)), start)
         op.attrs["coreai.placement"] = [self.placement(entry, "%s result %d" % (what, j), start)
                                         for j, entry in enumerate(entries)]
+        for j, placement in enumerate(op.attrs["coreai.placement"]):
+            if placement.kind == "fused" and placement.kernel != op.kernel:
+                self.error("%s result %d: #coreai.fused<kernel = %d> stays inside kernel %d, but the op is "
+                           "not in that kernel ('coreai.kernel' is %s)"
+                           % (what, j, placement.kernel, placement.kernel,
+                              "absent" if op.kernel is None else op.kernel), start)
+
+    def kernel(self, op, start):
+        """`coreai.kernel = N`: the op's fused kernel, a non-negative integer."""
+        kernel = op.attrs.get("coreai.kernel")
+        if kernel is not None and (type(kernel) is not int or kernel < 0):
+            self.error("'%s' (%s): 'coreai.kernel' must be a non-negative integer (the kernel's id in its "
+                       "function), got %r" % (op.name, ", ".join(op.results) or "no results", kernel), start)
+
+    def contiguous_kernels(self, name, ops):
+        """The ops of one kernel are one run of the body: the runtime launches each kernel once."""
+        ended = {}  # kernel -> its last op, once another op followed it
+        for previous, op in zip([None] + ops, ops):
+            if previous is not None and previous.kernel is not None and previous.kernel != op.kernel:
+                ended[previous.kernel] = previous
+            if op.kernel in ended:
+                raise ParseError("%s:%d: @%s: '%s' (%s) is in kernel %d, whose ops are not contiguous: "
+                                 "the kernel's op at line %d is followed by ops outside it"
+                                 % (self.path, op.line, name, op.name, ", ".join(op.results) or "no results",
+                                    op.kernel, ended[op.kernel].line))
 
     def placement(self, entry, what, start):
         kinds = ", ".join("#coreai." + k for k in _PLACEMENT_FIELDS)
@@ -558,6 +595,7 @@ class _Parser:
         self.skip_location()
         if returned is None:
             self.error("@%s has no 'return'" % name)
+        self.contiguous_kernels(name, ops)
         return Function(name, arguments, result_types, result_attrs, attrs, ops, returned, line)
 
     def op(self):
@@ -593,6 +631,7 @@ class _Parser:
             self.error("'%s' has %d operands and %d results but its type lists %d and %d"
                        % (name, len(operands), len(results), len(operand_types), len(result_types)))
         op = Op(name, results, operands, attrs, operand_types, result_types, line)
+        self.kernel(op, start)
         self.placements(op, start)
         return op
 

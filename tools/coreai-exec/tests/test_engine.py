@@ -2,7 +2,10 @@
 bit-identical with every placement kind; overlapping live buffers, a slot
 outside the arena or an output, a false in-place claim and placements
 naming what the function lacks are caught; the old placement arrays are
-refused; never-written bytes show as poison."""
+refused; never-written bytes show as poison. A fused kernel: its internal
+values in private tensors, its result exactly over its operand; a value
+kept inside it read outside it, a result partly over its operand, and the
+two kernel negative controls are caught."""
 
 import io
 import json
@@ -38,9 +41,30 @@ GOOD = {
 }
 
 
-def module(name, placements=None, heap=272):
+# x*w, then kernel 0: + x (kept inside), a view of it (inside too), neg (read
+# outside the kernel too), times x*w (the kernel's output); cache + the neg.
+KERNEL_OPS = [
+    ("%0", "mul", "Tensor", "%arg2, %arg0", "{p0}"),
+    ("%1", "add", "Tensor", "%0, %arg2", "{p1}"),
+    ("%v", "alias", "default", "%1", "{pv}"),
+    ("%2", "neg", "default", "%v", "{p2}"),
+    ("%3", "mul", "Tensor", "%2, %0", "{p3}"),
+    ("%4", "add", "Tensor", "%arg1, %2", "{p4}"),
+]
+K0 = "coreai.kernel = 0 : i64, "
+KERNEL_GOOD = {
+    "p0": "coreai.placement = [#coreai.heap<offset = 0, size = 16>]",
+    "p1": K0 + "coreai.placement = [#coreai.fused<kernel = 0>]",
+    "pv": K0 + "coreai.alias_of = [0]",
+    "p2": K0 + "coreai.placement = [#coreai.heap<offset = 64, size = 16>]",
+    "p3": K0 + "coreai.placement = [#coreai.output<1>]",
+    "p4": "coreai.placement = [#coreai.state<arg = 1>]",
+}
+
+
+def module(name, placements=None, heap=272, ops=OPS, returned="%3, %4"):
     lines = []
-    for result, op, overload, operands, place in OPS:
+    for result, op, overload, operands, place in ops:
         attrs = 'coreai.overload = "%s", coreai.args = "(%s)"' % (overload, ", ".join("T" for _ in operands.split(",")))
         if placements is not None:
             attrs += ", " + place.format(**placements)
@@ -50,8 +74,8 @@ def module(name, placements=None, heap=272):
     if placements is not None:
         function_attrs = (' attributes {coreai.entry = "main", coreai.plan = #coreai.plan<heap = %d, alignment = 64>, coreai.seq_len = 0 : i64}'
                           % heap)
-    return ("module {\n  func.func @%s%s%s {\n%s\n    return %%3, %%4 : %s, %s\n  }\n}\n"
-            % (name, SIGNATURE, function_attrs, "\n".join(lines), F4, F4))
+    return ("module {\n  func.func @%s%s%s {\n%s\n    return %s : %s, %s\n  }\n}\n"
+            % (name, SIGNATURE, function_attrs, "\n".join(lines), returned, F4, F4))
 
 
 class Executor(unittest.TestCase):
@@ -68,8 +92,10 @@ class Executor(unittest.TestCase):
             f.write(text)
         return path
 
-    def execute(self, placements, heap=272, extra=()):
-        planned = self.write("m.planned.mlir", module("main__s0", placements, heap))
+    def execute(self, placements, heap=272, extra=(), ops=OPS, returned="%3, %4"):
+        if ops is not OPS:
+            self.original = self.write("m.mlir", module("main", ops=ops, returned=returned))
+        planned = self.write("m.planned.mlir", module("main__s0", placements, heap, ops, returned))
         report = os.path.join(self.dir.name, "report.json")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
@@ -77,10 +103,10 @@ class Executor(unittest.TestCase):
         with open(report) as f:
             return status, json.load(f)["functions"], out.getvalue() + err.getvalue()
 
-    def assert_refused(self, placements, status, message, record_status=None, extra=()):
+    def assert_refused(self, placements, status, message, record_status=None, extra=(), **graph):
         """Runs the plan; checks the exit status, the message, and the
         function's record status when given."""
-        got, records, text = self.execute(placements, extra=extra)
+        got, records, text = self.execute(placements, extra=extra, **graph)
         self.assertEqual(got, status, text)
         self.assertIn(message, text)
         if record_status:
@@ -150,6 +176,71 @@ class Executor(unittest.TestCase):
         status, _, text = self.execute(bad)
         self.assertEqual(status, 2, text)
         self.assertIn("annotated size 8", text)
+
+    def execute_kernel(self, placements, extra=()):
+        return self.execute(placements, heap=128, extra=extra, ops=KERNEL_OPS, returned="%4, %3")
+
+    def test_kernel_runs_bit_identical(self):
+        status, records, text = self.execute_kernel(KERNEL_GOOD)
+        self.assertEqual(status, 0, text)
+        stats = records[0]["stats"]
+        self.assertEqual((stats["kernels"], stats["kernel_ops"], stats["fused"], stats["fused_bytes"]), (1, 4, 1, 16))
+        self.assertIn("heap 128 B, 1 fused kernel (4 ops, 1 value of 16 B kept inside), 6 ops (", text)
+        # The kernel writes its output exactly over x*w, which only its last op reads then.
+        over = dict(KERNEL_GOOD, p3=K0 + "coreai.placement = [#coreai.heap<offset = 0, size = 16>]")
+        status, _, text = self.execute_kernel(over)
+        self.assertEqual(status, 0, text)
+        # Without kernels the summary is as before.
+        status, _, text = self.execute(GOOD)
+        self.assertNotIn("fused", text)
+
+    def test_kernel_value_read_outside_is_refused(self):
+        inside = dict(KERNEL_GOOD, p2=K0 + "coreai.placement = [#coreai.fused<kernel = 0>]")
+        got, records, text = self.execute_kernel(inside)
+        self.assertEqual(got, 2, text)
+        self.assertEqual(records[0]["status"], "failed")
+        self.assertIn("%2 (torch.aten.neg, line 6) stays inside kernel 0 (#coreai.fused) but is read by %4 "
+                      "(torch.aten.add, line 8), which is not in kernel 0 ('coreai.kernel' is absent)", text)
+        # The view of a value kept inside is inside too; so is what the return reads.
+        view_outside = [op if op[0] != "%4" else ("%4", "add", "Tensor", "%arg1, %v", "{p4}") for op in KERNEL_OPS]
+        got, _, text = self.execute(KERNEL_GOOD, heap=128, ops=view_outside, returned="%4, %3")
+        self.assertIn("%v (torch.aten.alias, line 5; a view of %1) stays inside kernel 0 (#coreai.fused) but is read by %4", text)
+        returned = dict(KERNEL_GOOD, p3=K0 + "coreai.placement = [#coreai.fused<kernel = 0>]")
+        got, _, text = self.execute_kernel(returned)
+        self.assertIn("%3 (torch.aten.mul, line 7) stays inside kernel 0 (#coreai.fused) but is returned by "
+                      "@main__s0", text)
+
+    def test_kernel_result_partly_over_its_operand_is_refused(self):
+        partly = dict(KERNEL_GOOD, p2=K0 + "coreai.placement = [#coreai.heap<offset = 8, size = 16>]")
+        got, _, text = self.execute_kernel(partly)
+        self.assertEqual(got, 2, text)
+        self.assertIn("%2 (torch.aten.neg, line 6), a result of kernel 0, partly overlaps %0, an operand of the "
+                      "kernel (8 of its bytes, starting +8 bytes from it)", text)
+
+    def test_kernel_negative_controls(self):
+        got, records, text = self.execute_kernel(KERNEL_GOOD, extra=["--corrupt", "kernel-output-over-input"])
+        self.assertEqual(got, 2, text)
+        self.assertEqual(records[0]["status"], "mismatch")
+        self.assertIn("kernel 0's result %2 (torch.aten.neg, line 6; 16 bytes) moved from offset 64 onto its "
+                      "operand %0 at 0 (16 bytes), which %3 (torch.aten.mul, line 7) of the kernel reads after it "
+                      "is written", records[0]["corrupted"])
+        # Where no later op of the kernel reads the operand, one after the kernel does.
+        after = [("%3", "mul", "Tensor", "%2, %2", "{p3}") if op[0] == "%3" else
+                 ("%4", "add", "Tensor", "%arg1, %0", "{p4}") if op[0] == "%4" else op for op in KERNEL_OPS]
+        got, records, text = self.execute(KERNEL_GOOD, heap=128, ops=after, returned="%4, %3",
+                                          extra=["--corrupt", "kernel-output-over-input"])
+        self.assertEqual((got, records[0]["status"]), (2, "mismatch"), text)
+        self.assertIn("moved from offset 64 onto its operand %0 at 0 (16 bytes), which %4 (torch.aten.add, line 8) "
+                      "reads after the kernel", records[0]["corrupted"])
+        got, records, text = self.execute_kernel(KERNEL_GOOD, extra=["--corrupt", "fused-read-outside"])
+        self.assertEqual((got, records[0]["status"]), (2, "failed"), text)
+        self.assertIn("kernel 0's result %2 (torch.aten.neg, line 6), placed #coreai.heap, marked "
+                      "#coreai.fused<kernel = 0>, but %4 (torch.aten.add, line 8) reads it outside the kernel",
+                      records[0]["corrupted"])
+        self.assertIn("stays inside kernel 0 (#coreai.fused) but is read by %4", text)
+        for mode in ("kernel-output-over-input", "fused-read-outside"):
+            self.assert_refused(GOOD, 1, "@main__s0 has no fused kernel (no op carries 'coreai.kernel'): nowhere "
+                                "to plant '%s'" % mode, extra=["--corrupt", mode])
 
     def test_original_of_another_shape_is_exit_1(self):
         self.original = self.write("other.mlir", module("main").replace(

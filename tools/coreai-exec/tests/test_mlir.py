@@ -121,6 +121,9 @@ class Placements(unittest.TestCase):
         self.assertEqual(self.placements("[#coreai.output<0>]"), [P("output", output=0)])
         self.assertEqual(self.placements("[#coreai.state<arg = 3>]"), [P("state", arg=3)])
         self.assertEqual(self.placements("[#coreai.none]"), [mlir.NOWHERE])
+        op = mlir.parse(one_op("coreai.kernel = 2 : i64, coreai.placement = [#coreai.fused<kernel = 2>]"),
+                        "p.mlir").functions[0].ops[0]
+        self.assertEqual((op.kernel, op.placement(0)), (2, P("fused", kernel=2)))
 
     def test_one_entry_per_result(self):
         self.assertEqual(self.placements("[#coreai.none, #coreai.heap<offset = 0, size = 16>]", results=2),
@@ -133,6 +136,40 @@ class Placements(unittest.TestCase):
         self.assertEqual(function.attrs["coreai.plan"], {
             "heap": 3072, "lower_bound": 3072, "alignment": 64, "buffers": 12, "algorithm": "best",
             "optimal": True, "in_place_saved": 0, "borrowed_bytes": 100, "reordered": False})
+        fused = plan.replace("reordered = false>", "reordered = true, kernels = 3, fused_bytes = 4096>")
+        function = mlir.parse(one_op("", function_attrs=" attributes {coreai.plan = %s}" % fused)).functions[0]
+        self.assertEqual((function.attrs["coreai.plan"]["kernels"], function.attrs["coreai.plan"]["fused_bytes"]),
+                         (3, 4096))
+
+    def test_fused_result_outside_its_kernel_is_refused(self):
+        text = one_op("coreai.kernel = 1 : i64, coreai.placement = [#coreai.fused<kernel = 2>]")
+        self.assertIn("p.mlir:3: 'torch.aten.neg' (%0) result 0: #coreai.fused<kernel = 2> stays inside kernel 2, "
+                      "but the op is not in that kernel ('coreai.kernel' is 1)", self.refusal(text))
+        text = one_op("coreai.placement = [#coreai.fused<kernel = 0>]")
+        self.assertIn("but the op is not in that kernel ('coreai.kernel' is absent)", self.refusal(text))
+        self.assertIn("#coreai.fused needs kernel; unknown: id",
+                      self.refusal(one_op("coreai.kernel = 0 : i64, coreai.placement = [#coreai.fused<id = 0>]")))
+        self.assertIn("#coreai.fused's kernel = -1 is not a non-negative integer",
+                      self.refusal(one_op("coreai.placement = [#coreai.fused<kernel = -1>]")))
+
+    def test_kernel_ids(self):
+        for bad in ("-1 : i64", "true", "1.5", '"1"'):
+            self.assertIn("p.mlir:3: 'torch.aten.neg' (%0): 'coreai.kernel' must be a non-negative integer",
+                          self.refusal(one_op("coreai.kernel = " + bad)), bad)
+
+    def test_kernel_ops_are_contiguous(self):
+        ops = ['%0 = "torch.aten.neg"(%a) {coreai.kernel = 4 : i64} : (tensor<4xf32>) -> tensor<4xf32>',
+               '%1 = "torch.aten.neg"(%0) {coreai.kernel = 4 : i64} : (tensor<4xf32>) -> tensor<4xf32>',
+               '%2 = "torch.aten.neg"(%1) : (tensor<4xf32>) -> tensor<4xf32>',
+               '%3 = "torch.aten.neg"(%2) {coreai.kernel = 4 : i64} : (tensor<4xf32>) -> tensor<4xf32>']
+
+        def module(body):
+            return ('module {\n func.func @f(%a: tensor<4xf32>) -> (tensor<4xf32>) {\n'
+                    + "".join("  %s\n" % line for line in body) + '  return %a : tensor<4xf32>\n }\n}\n')
+        function = mlir.parse(module(ops[:3]), "p.mlir").functions[0]
+        self.assertEqual([op.kernel for op in function.ops], [4, 4, None])
+        self.assertIn("p.mlir:6: @f: 'torch.aten.neg' (%3) is in kernel 4, whose ops are not contiguous: the "
+                      "kernel's op at line 4 is followed by ops outside it", self.refusal(module(ops)))
 
     def test_old_arrays_are_refused(self):
         for old in ("coreai.offsets = array<i64: 0>, coreai.sizes = array<i64: 16>", "coreai.sizes = array<i64: 16>",
@@ -157,7 +194,7 @@ class Placements(unittest.TestCase):
     def test_unknown_kind(self):
         text = one_op("coreai.placement = [#coreai.arena<offset = 0, size = 16>]")
         self.assertIn("p.mlir:3: 'torch.aten.neg' (%0) result 0: #coreai.arena is not a placement "
-                      "(#coreai.heap, #coreai.lent, #coreai.output, #coreai.state, #coreai.none)", self.refusal(text))
+                      "(#coreai.heap, #coreai.lent, #coreai.output, #coreai.state, #coreai.fused, #coreai.none)", self.refusal(text))
         self.assertIn("0 is not a placement", self.refusal(one_op("coreai.placement = [0]")))
 
     def test_malformed_fields(self):
