@@ -1,7 +1,6 @@
 //===- ParametricFunction.cpp - One plan of a function for a range of S ---===//
 #include "ParametricFunction.h"
 
-#include "coreai-plan/Passes/Fusion.h"
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Borrow.h"
 #include "coreai-plan/Verify.h"
@@ -54,15 +53,23 @@ public:
     return clone;
   }
 
-  /// `clone` (in the source's order) moved into the range's order.
+  /// `clone` (in the source's order) moved into the range's order, with
+  /// the reference's fused kernels: every S runs the same kernels (the
+  /// rules, which weigh bytes, could group a small S otherwise).
   void order(mlir::func::FuncOp clone) const {
-    if (order_.empty())
-      return;
-    std::vector<mlir::Operation *> ops = currentOrder(clone), moved;
-    moved.reserve(ops.size());
-    for (unsigned position : order_)
-      moved.push_back(ops[position]);
-    applyOrder(clone, moved);
+    std::vector<mlir::Operation *> ops = currentOrder(clone);
+    if (!order_.empty()) {
+      std::vector<mlir::Operation *> moved;
+      moved.reserve(ops.size());
+      for (unsigned position : order_)
+        moved.push_back(ops[position]);
+      applyOrder(clone, moved);
+      ops = std::move(moved);
+    }
+    mlir::Builder builder(clone.getContext());
+    for (auto [op, kernel] : llvm::zip(ops, kernels_))
+      if (kernel >= 0)
+        op->setAttr("coreai.kernel", builder.getI64IntegerAttr(kernel));
   }
 
   /// Records the order planFunction left `clone` in; `before` is its order
@@ -73,18 +80,29 @@ public:
     for (unsigned i = 0; i < before.size(); ++i)
       position[before[i]] = i;
     order_.clear();
-    bool moved = false;
+    kernels_.clear();
+    bool moved = false, fused = false;
     for (mlir::Operation *op : currentOrder(clone)) {
       moved |= position.lookup(op) != order_.size();
       order_.push_back(position.lookup(op));
+      auto kernel = op->getAttrOfType<mlir::IntegerAttr>("coreai.kernel");
+      kernels_.push_back(kernel ? kernel.getInt() : -1);
+      fused |= bool(kernel);
     }
     if (!moved)
       order_.clear();
+    if (!fused)
+      kernels_.clear();
   }
 
-  /// The order clones are put in (empty: the source's).
+  /// The order clones are put in (empty: the source's), and the kernel of
+  /// each op in that order (empty: none).
   const std::vector<unsigned> &positions() const { return order_; }
-  void setPositions(std::vector<unsigned> order) { order_ = std::move(order); }
+  const std::vector<int64_t> &kernels() const { return kernels_; }
+  void setLayout(std::vector<unsigned> order, std::vector<int64_t> kernels) {
+    order_ = std::move(order);
+    kernels_ = std::move(kernels);
+  }
 
   std::string symbol;
 
@@ -94,6 +112,7 @@ private:
   mutable mlir::func::FuncOp source;
   mutable mlir::ModuleOp planned;
   std::vector<unsigned> order_; ///< empty: the exported order
+  std::vector<int64_t> kernels_; ///< per op in order_'s order; -1: none
 };
 
 /// Why the buffers at S are not the reference's buffers, if they are not.
@@ -134,6 +153,7 @@ llvm::Error sameBuffers(const FunctionBuffers &reference,
 /// order, their size expressions and the lent outputs'.
 struct Part {
   std::vector<unsigned> positions; ///< Specialiser's; empty: exported
+  std::vector<int64_t> kernels;    ///< Specialiser's; empty: none
   FunctionBuffers referenceBuffers;
   std::vector<ParametricBuffer> buffers;
   std::vector<ParametricBin> bins;
@@ -256,11 +276,6 @@ ParametricPlanner::buffersAt(const FunctionBuffers &reference, int64_t s,
   if (original)
     *original = clone->clone();
   specialiser.order(*clone);
-  // The reference's kernels, formed again by the same rules on its order.
-  if (mlir::failed(formKernels(*clone, options.liveness))) {
-    clone->erase();
-    return bundleError(PlanFailure::BadInput, "");
-  }
   mlir::FailureOr<FunctionBuffers> buffers =
       computeBuffers(*clone, options.liveness);
   if (mlir::failed(buffers)) {
@@ -280,7 +295,7 @@ ParametricPlanner::buffersAt(const FunctionBuffers &reference, int64_t s,
 /// order, then its buffers' expressions over the part.
 llvm::Expected<Part> ParametricPlanner::partFor(int64_t lo, int64_t top) {
   Part part;
-  specialiser.setPositions({});
+  specialiser.setLayout({}, {});
   auto reference = specialiser.cloneAt(top, name + "__reference");
   if (mlir::failed(reference))
     return bundleError(PlanFailure::BadInput, "");
@@ -297,6 +312,7 @@ llvm::Expected<Part> ParametricPlanner::partFor(int64_t lo, int64_t top) {
   }
   specialiser.recordOrder(exported, *reference);
   part.positions = specialiser.positions();
+  part.kernels = specialiser.kernels();
   mlir::FailureOr<FunctionBuffers> referenceBuffers =
       computeBuffers(*reference, options.liveness);
   reference->erase();
@@ -558,7 +574,8 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
       llvm::find_if(result.pieces,
                     [&](const ParametricPlan &p) { return p.contains(s); }) -
       result.pieces.begin());
-  specialiser.setPositions(pieceParts[piece].positions);
+  specialiser.setLayout(pieceParts[piece].positions,
+                        pieceParts[piece].kernels);
   auto at =
       buffersAt(pieceParts[piece].referenceBuffers, s, cloneName, &original);
   if (!at)
