@@ -541,14 +541,15 @@ void reportConflict(func::FuncOp func, const FunctionKernels &given,
 } // namespace
 
 FailureOr<KernelSource> formKernels(func::FuncOp func,
-                                    const LivenessOptions &options) {
+                                    const LivenessOptions &options,
+                                    bool reportConflicts) {
   if (func.isDeclaration() || !func.getBody().hasOneBlock())
     return KernelSource::None;
   FailureOr<FunctionKernels> given = readKernels(func);
   if (failed(given))
     return failure();
   if (!given->empty()) {
-    if (fusesAnything(options))
+    if (reportConflicts && fusesAnything(options))
       reportConflict(func, *given, options);
     return KernelSource::Input;
   }

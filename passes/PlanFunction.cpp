@@ -414,7 +414,8 @@ FailureOr<int64_t> planHeap(func::FuncOp func,
                             PlanFailure *why) {
   // planFunction's kernels, solve and reorder, nothing else.
   PlanFailure failure = PlanFailure::Internal;
-  if (mlir::failed(formKernels(func, options.liveness))) {
+  if (mlir::failed(formKernels(func, options.liveness,
+                               /*reportConflicts=*/false))) {
     if (why)
       *why = PlanFailure::BadInput;
     return mlir::failure();

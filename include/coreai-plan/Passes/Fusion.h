@@ -33,9 +33,12 @@ bool fusesAnything(const LivenessOptions &options);
 /// rules not applied; otherwise, with a rule on, ops the rules fuse get
 /// `coreai.kernel` ids and each kernel's ops are moved next to its last
 /// op (data order and effect order kept). Idempotent. Fails, with an
-/// error at the op, on a malformed input kernel.
+/// error at the op, on a malformed input kernel. With `reportConflicts`,
+/// input kernels the rules would have formed otherwise get a remark (once
+/// per plan: planHeap's side measurements pass false).
 mlir::FailureOr<KernelSource> formKernels(mlir::func::FuncOp func,
-                                          const LivenessOptions &options);
+                                          const LivenessOptions &options,
+                                          bool reportConflicts = true);
 
 } // namespace coreai
 
