@@ -1,7 +1,10 @@
 //===- Regions.cpp - Where an entry's bytes are, region by region ---------===//
 #include "coreai-plan/Report/Regions.h"
 
+#include "Format.h"
+
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <map>
@@ -139,6 +142,69 @@ std::vector<LiveInRegion> liveAt(const PlannedEntry &entry,
       live.push_back(std::move(here));
   }
   return live;
+}
+
+namespace {
+
+constexpr size_t namedPerLine = 3;
+
+std::string plural(size_t count, llvm::StringRef word) {
+  return std::to_string(count) + " " + word.str() + (count == 1 ? "" : "s");
+}
+
+/// "heap: 196608 bytes (192.0 KiB) in 1 buffer: %5316 torch.aten.mm
+/// (196608)", the largest values named.
+std::string describeRegion(const PlannedEntry &entry, const Region &region,
+                           const LiveInRegion &live) {
+  std::vector<std::pair<const BufferOrigin *, int64_t>> values;
+  for (size_t b : live.buffers)
+    values.push_back({b < entry.origins.size() ? &entry.origins[b] : nullptr,
+                      entry.problem.buffers[b].size});
+  for (size_t p : live.placed)
+    values.push_back({&entry.placed[p].origin, entry.placed[p].size});
+  std::string line = llvm::formatv("{0}: {1} bytes ({2}) in {3}",
+                                   region.name(), live.bytes,
+                                   report::humanBytes(live.bytes),
+                                   plural(values.size(), "value"));
+  for (size_t i = 0; i < std::min(values.size(), namedPerLine); ++i) {
+    const BufferOrigin *origin = values[i].first;
+    line += llvm::formatv("{0} {1} {2} ({3})", i == 0 ? ":" : ",",
+                          origin ? origin->value : "?",
+                          origin ? origin->op : "", values[i].second);
+  }
+  if (values.size() > namedPerLine)
+    line += llvm::formatv(", and {0} more", values.size() - namedPerLine);
+  return line;
+}
+
+} // namespace
+
+std::vector<std::string> describeLiveAt(const PlannedEntry &entry,
+                                        const std::vector<Region> &regions,
+                                        int64_t time) {
+  std::vector<std::string> lines;
+  // Storages written in place, summed by kind: there are dozens.
+  int64_t count[2] = {0, 0}, bytes[2] = {0, 0}, storages[2] = {0, 0};
+  for (const LiveInRegion &live : liveAt(entry, regions, time)) {
+    const Region &region = regions[live.region];
+    if (region.kind == Region::Kind::Heap || region.borrows()) {
+      lines.push_back(describeRegion(entry, region, live));
+      continue;
+    }
+    int kind = region.kind == Region::Kind::State ? 1 : 0;
+    count[kind] += int64_t(live.placed.size());
+    bytes[kind] += live.bytes;
+    ++storages[kind];
+  }
+  const char *names[2] = {"outputs built in place", "states written in place"};
+  for (int kind : {0, 1})
+    if (storages[kind] > 0)
+      lines.push_back(llvm::formatv("{0}: {1} bytes ({2}) in {3} of {4}",
+                                    names[kind], bytes[kind],
+                                    report::humanBytes(bytes[kind]),
+                                    plural(count[kind], "value"),
+                                    plural(storages[kind], "storage")));
+  return lines;
 }
 
 std::vector<OpBytes> bytesByOp(const PlannedEntry &entry) {

@@ -1,4 +1,5 @@
 #include "coreai-plan/Report/Regions.h"
+#include "coreai-plan/Report/Report.h"
 
 #include <catch2/catch.hpp>
 
@@ -117,4 +118,63 @@ TEST_CASE("regions: bytes by op kind, heap, borrowed and in place",
   CHECK(ops[2].op == "torch.aten.add");
   CHECK(ops[2].borrowed == 64);
   CHECK(ops[3].total() == 32);
+}
+
+namespace {
+
+size_t countOf(const std::string &text, const std::string &needle) {
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + 1))
+    ++count;
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("the heap SVG draws each region on its own scale, one time axis",
+          "[report][regions]") {
+  std::string svg = renderHeapSvg(borrowingEntry());
+  CHECK(countOf(svg, "<g class=\"region") == 3);
+  CHECK(svg.find("data-region=\"output 7\"") != std::string::npos);
+  CHECK(svg.find("data-region=\"state 3\"") != std::string::npos);
+  CHECK(countOf(svg, "class=\"buf\"") == 4);
+  CHECK(countOf(svg, "class=\"own\"") == 2);    // %o, then %o2 over it
+  CHECK(countOf(svg, "class=\"placed\"") == 1); // the state's lane
+  CHECK(svg.find("output 7: 2 buffers borrowed, using 96 B of its 4.0 KiB "
+                 "(2.3%) until op 4") != std::string::npos);
+  CHECK(svg.find("planned: heap 150 B + borrowed in outputs 96 B + states "
+                 "written in place 1000 B = 1.2 KiB") != std::string::npos);
+  CHECK(svg.find("32 bytes at offset 64 in output 7") != std::string::npos);
+  // Without titles but with indices, for the page's script.
+  HeapSvgOptions page;
+  page.titles = false;
+  page.indices = true;
+  std::string bare = renderHeapSvg(borrowingEntry(), page);
+  CHECK(countOf(bare, "<title>") == 1); // the gauge's
+  CHECK(countOf(bare, "data-b=\"") == 4);
+  CHECK(countOf(bare, "data-p=\"") == 3);
+}
+
+TEST_CASE("the heap SVG merges thousands of buffers too small to see",
+          "[report][regions]") {
+  PlannedEntry entry;
+  entry.entry = "main";
+  const int64_t count = 6000;
+  for (int64_t i = 0; i < count; ++i) {
+    entry.problem.buffers.push_back(
+        {"b" + std::to_string(i), i, i + 1, 1, 1});
+    entry.origins.push_back({"%" + std::to_string(i), "torch.aten.add", ""});
+    entry.plan.offsets.push_back(0);
+  }
+  // One large buffer sets the scale: the others are a pixel or less.
+  entry.problem.buffers.push_back({"big", 0, count, 100000, 1});
+  entry.origins.push_back({"%big", "torch.aten.mm", ""});
+  entry.plan.offsets.push_back(1);
+  entry.plan.heap = entry.plan.lowerBound = 100001;
+  std::string svg = renderHeapSvg(entry);
+  CHECK(countOf(svg, "class=\"buf\"") == 1);
+  size_t cells = countOf(svg, "class=\"agg\"");
+  CHECK(cells > 0);
+  CHECK(cells < 600);
 }

@@ -90,6 +90,15 @@ std::vector<LiveInRegion> liveAt(const PlannedEntry &entry,
                                  const std::vector<Region> &regions,
                                  int64_t time);
 
+/// What is live at op `time`, in words: one line per region holding
+/// planned buffers (the heap, each output borrowed in: bytes, count, the
+/// largest three values) and one per kind of storage written in place
+/// (outputs built in place, states): `explain` prints the lines the
+/// pictures show at the peak.
+std::vector<std::string> describeLiveAt(const PlannedEntry &entry,
+                                        const std::vector<Region> &regions,
+                                        int64_t time);
+
 /// The bytes each op kind writes (the sizes of its values summed), by
 /// where they go: the heap, outputs' storage borrowed by the plan, storage
 /// written in place (chains built in an output, state updates). Largest

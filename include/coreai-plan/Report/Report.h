@@ -10,6 +10,7 @@
 #define COREAI_PLAN_REPORT_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Report/Regions.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,10 +32,22 @@ struct Peak {
 Peak findPeak(const BufferProblem &problem,
               const BinAssignment *binOf = nullptr);
 
-/// The heap as a picture: op position on x, address on y, one rectangle per
-/// buffer coloured by producing op, heap total and lower bound as lines,
-/// the peak time marked, a hover title per buffer. Standalone SVG 1.1.
-std::string renderHeapSvg(const PlannedEntry &entry);
+struct HeapSvgOptions {
+  /// A <title> per rectangle: the hover text of a standalone picture.
+  bool titles = true;
+  /// `data-b` (buffer index) and `data-p` (placed value index) on each
+  /// rectangle, for the page's script.
+  bool indices = false;
+};
+
+/// Where one plan's bytes are, as a picture: op position on x shared by
+/// every region (Regions.h), each region's addresses on y at the scale of
+/// the bytes the plan uses in it, one rectangle per buffer coloured by
+/// producing op; the heap's size and lower bound, each borrowed output's
+/// capacity, the heap's peak across all regions with what is live there.
+/// Standalone SVG 1.1.
+std::string renderHeapSvg(const PlannedEntry &entry,
+                          const HeapSvgOptions &options = {});
 
 /// One offline HTML page: every entry's heap picture side by side and, per
 /// entry point, its heap and lower bound as a function of S.
