@@ -183,11 +183,15 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
   }
   // What the runtime binds without a heap offset: chains built in their
   // output and state updates written into their state, at offset 0.
-  for (const PlannedEntry::Placed &p : e.placed)
+  for (const PlannedEntry::Placed &p : e.placed) {
+    bool timed = p.end > p.start; // older manifests recorded no times
     table.add({"-", p.origin.value, p.origin.op,
                (p.inState ? "state " : "output ") + std::to_string(p.index),
-               "0", std::to_string(p.size), "-", "-",
+               "0", std::to_string(p.size),
+               timed ? std::to_string(p.start) : "-",
+               timed ? std::to_string(p.end) : "-",
                std::to_string(p.origin.viewCount), p.origin.location});
+  }
   table.print(os);
 }
 /// An entry's kernels, one row each, with the values each keeps inside.
