@@ -105,10 +105,11 @@ void writeTimeAxis(llvm::raw_ostream &os, const TimeAxis &axis, double top,
                       plotLeft + plotWidth / 2, bottom + 30);
 }
 
-/// The heap's peak across every region, and what is live there.
+/// The heap's peak across every region, and (with captions) what is live
+/// there.
 double writePeak(llvm::raw_ostream &os, const PlannedEntry &entry,
                  const std::vector<Region> &regions, const TimeAxis &axis,
-                 double top, double bottom) {
+                 double top, double bottom, bool captions) {
   Peak peak = findPeak(entry.problem, &entry.binOf);
   double x = axis.x(peak.time) + axis.x(peak.time + 1);
   x /= 2;
@@ -119,7 +120,10 @@ double writePeak(llvm::raw_ostream &os, const PlannedEntry &entry,
                       x, top - 18, bottom,
                       std::clamp(x, plotLeft + 50, plotLeft + plotWidth - 50),
                       top - 22, peak.time);
-  double y = bottom + 52;
+  double y = bottom + 36;
+  if (!captions)
+    return y;
+  y += 16;
   os << llvm::formatv("<text class=\"live\" x=\"{0}\" y=\"{1:F1}\">live at "
                       "the peak (op {2}):</text>\n",
                       plotLeft, y, peak.time);
@@ -143,10 +147,16 @@ std::string renderHeapSvg(const PlannedEntry &entry,
   PanelWriter panels(os, entry, regions, axis, options);
   double bottom = panels.writeAll(panelsTop);
   writeTimeAxis(os, axis, panelsTop, bottom);
-  double end = writePeak(os, entry, regions, axis, panelsTop, bottom);
-  writeLegend(os, entry);
-  double legendEnd = panelsTop + 14 + 20 * double(legendRows);
-  double height = std::max(end, legendEnd) + 2 * lineHeight;
+  double end =
+      writePeak(os, entry, regions, axis, panelsTop, bottom, options.captions);
+  double width = totalWidth, height = end + lineHeight;
+  if (options.captions) {
+    writeLegend(os, entry);
+    double legendEnd = panelsTop + 14 + 20 * double(legendRows);
+    height = std::max(end, legendEnd) + 2 * lineHeight;
+  } else {
+    width = plotLeft + plotWidth + 24;
+  }
 
   std::string svg;
   llvm::raw_string_ostream out(svg);
@@ -154,7 +164,7 @@ std::string renderHeapSvg(const PlannedEntry &entry,
                        "class=\"heap\" width=\"{0}\" height=\"{1:F0}\" "
                        "viewBox=\"0 0 {0} {1:F0}\" data-left=\"{2}\" "
                        "data-width=\"{3}\" data-span=\"{4}\">\n",
-                       totalWidth, height, plotLeft, plotWidth, axis.span);
+                       width, height, plotLeft, plotWidth, axis.span);
   writeStyle(out);
   writeHeader(out, entry);
   out << body << "</svg>\n";

@@ -10,6 +10,7 @@
 #define COREAI_PLAN_REPORT_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Parametric.h"
 #include "coreai-plan/Report/Regions.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -38,6 +39,9 @@ struct HeapSvgOptions {
   /// `data-b` (buffer index) and `data-p` (placed value index) on each
   /// rectangle, for the page's script.
   bool indices = false;
+  /// The op kinds' legend at the right and the lines of what is live at
+  /// the peak under the time axis (the page shows both beside the picture).
+  bool captions = true;
 };
 
 /// Where one plan's bytes are, as a picture: op position on x shared by
@@ -49,10 +53,31 @@ struct HeapSvgOptions {
 std::string renderHeapSvg(const PlannedEntry &entry,
                           const HeapSvgOptions &options = {});
 
-/// One offline HTML page: every entry's heap picture side by side and, per
-/// entry point, its heap and lower bound as a function of S.
+/// One piece of an entry point's parametric plan (one plan for every S of
+/// its range).
+struct ParametricPiece {
+  std::string entry;
+  const ParametricPlan *plan = nullptr;
+};
+
+/// An entry point's bytes against S on a true (proportional) S axis: the
+/// heap and its lower bound, and the bytes the plan places (heap +
+/// borrowed + states) with each part; the entries as points, the
+/// parametric pieces at every S of their ranges with the cuts between
+/// them marked. `entries` sorted by S. Standalone SVG.
+std::string renderGrowthChart(llvm::ArrayRef<const PlannedEntry *> entries,
+                              llvm::ArrayRef<const ParametricPiece *> pieces);
+
+/// One offline HTML page (no network, no external script): per entry
+/// point its growth chart, then per S where the bytes go (tables by region
+/// and by op kind, what fusion kept out of memory) and the picture of
+/// every region, which answers hovers and clicks (value, op, source
+/// location, bytes, live range, region, offset; what is live at an op); a
+/// search box finds values and ops by name. A picture is drawn when its
+/// S is shown.
 std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
-                             llvm::StringRef title);
+                             llvm::StringRef title,
+                             llvm::ArrayRef<ParametricPiece> pieces = {});
 
 /// Where the peak is, what is live there, how each entry point's peak grows
 /// with S, and how much of the heap is lost to fragmentation; with fused
