@@ -252,6 +252,13 @@ std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
     entry.end = int64_t(position.size());
     placed.push_back(std::move(entry));
   }
+  // A chain in one storage: each value until the op writing the next one
+  // over it starts, so that no two values of the storage are live at once.
+  for (PlannedEntry::Placed &value : placed)
+    for (const PlannedEntry::Placed &next : placed)
+      if (next.inState == value.inState && next.index == value.index &&
+          next.start > value.start && next.start < value.end)
+        value.end = next.start;
   return placed;
 }
 

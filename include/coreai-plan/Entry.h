@@ -47,9 +47,10 @@ struct PlannedEntry {
   /// Values that live at offset 0 of storage the runtime binds: an
   /// in-place chain built in output `index`, or a state update written
   /// into state argument `index`. Not in the heap problem. `start` is the
-  /// op position that writes the value, `end` one past the function's
-  /// last op (the storage keeps it; the next value of a chain in the same
-  /// storage writes over it); both 0 in manifests that predate them.
+  /// op position that writes the value, `end` the op that writes the next
+  /// value of its chain over it, else one past the function's last op (no
+  /// two values of one storage are live at once); both 0 in manifests that
+  /// predate them.
   struct Placed {
     BufferOrigin origin;
     int64_t size = 0;

@@ -178,3 +178,22 @@ TEST_CASE("the heap SVG merges thousands of buffers too small to see",
   CHECK(cells > 0);
   CHECK(cells < 600);
 }
+
+TEST_CASE("explain says what the pictures show: planned bytes, what is live "
+          "at the peak in every region",
+          "[report][regions]") {
+  std::string text = explainPlans({borrowingEntry()});
+  CHECK(text.find("  planned bytes: heap 150 + borrowed in outputs 96 + "
+                  "states written in place 1000 = 1246 (1.2 KiB)\n") !=
+        std::string::npos);
+  // The heap peaks at op 2 (h0 and h1); the lines are describeLiveAt's.
+  std::string lines = "  live at op 2 in every region:\n";
+  for (const std::string &line :
+       describeLiveAt(borrowingEntry(), regionsOf(borrowingEntry()), 2))
+    lines += "    " + line + "\n";
+  CHECK(text.find(lines) != std::string::npos);
+  CHECK(lines.find("output 7: 32 bytes (32 B) in 1 value: %b1 torch.aten.mul "
+                   "(32)") != std::string::npos);
+  CHECK(lines.find("states written in place: 1000 bytes (1000 B) in 1 value "
+                   "of 1 storage") != std::string::npos);
+}
