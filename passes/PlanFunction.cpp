@@ -227,11 +227,17 @@ std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
   // it was parsed, and verifying it again here is one more walk (with
   // every exporter string parsed) per plan.
   AsmState state(func, OpPrintingFlags().assumeVerified());
+  // Time is the op's position in the body (docs/ARCHITECTURE.md).
+  Block &body = func.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  for (Operation &op : body)
+    position.try_emplace(&op, int64_t(position.size()));
   for (const FunctionBuffers::External &value : buffers.external) {
     auto result = dyn_cast<OpResult>(value.value);
     std::optional<int64_t> bytes = bytesOf(value.value.getType());
     if (!result || !bytes || *bytes == 0)
       continue;
+    Operation *top = body.findAncestorOpInBlock(*result.getOwner());
     PlannedEntry::Placed entry;
     std::string name;
     llvm::raw_string_ostream os(name);
@@ -242,8 +248,17 @@ std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
     entry.size = *bytes;
     entry.inState = value.inState;
     entry.index = value.index;
+    entry.start = top ? position.lookup(top) : 0;
+    entry.end = int64_t(position.size());
     placed.push_back(std::move(entry));
   }
+  // A chain in one storage: each value until the op writing the next one
+  // over it starts, so that no two values of the storage are live at once.
+  for (PlannedEntry::Placed &value : placed)
+    for (const PlannedEntry::Placed &next : placed)
+      if (next.inState == value.inState && next.index == value.index &&
+          next.start > value.start && next.start < value.end)
+        value.end = next.start;
   return placed;
 }
 

@@ -46,12 +46,18 @@ struct PlannedEntry {
   BinAssignment binOf;
   /// Values that live at offset 0 of storage the runtime binds: an
   /// in-place chain built in output `index`, or a state update written
-  /// into state argument `index`. Not in the heap problem.
+  /// into state argument `index`. Not in the heap problem. `start` is the
+  /// op position that writes the value, `end` the op that writes the next
+  /// value of its chain over it, else one past the function's last op (no
+  /// two values of one storage are live at once); both 0 in manifests that
+  /// predate them.
   struct Placed {
     BufferOrigin origin;
     int64_t size = 0;
     bool inState = false;
     int64_t index = 0;
+    int64_t start = 0;
+    int64_t end = 0;
   };
   std::vector<Placed> placed;
   /// The fused kernels (docs/FUSION.md): where they came from ("input",

@@ -249,7 +249,9 @@ static llvm::Error checkEntry(const PlannedEntry &e, llvm::StringRef source) {
         !inRange(bin.availableUntil))
       return invalid(source, where + ": a borrowed output is out of range");
   for (const PlannedEntry::Placed &placed : e.placed)
-    if (!inRange(placed.size) || !inRange(placed.index))
+    if (!inRange(placed.size) || !inRange(placed.index) ||
+        !inRange(placed.start) || !inRange(placed.end) ||
+        placed.end < placed.start)
       return invalid(source, where + ": a placed value is out of range");
   if (llvm::Error error = checkKernels(e, where, source))
     return error;

@@ -51,7 +51,7 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
   for (const PlannedEntry::Placed &p : e.placed)
     placed.push_back(fb::CreateBufferDirect(
         fbb, p.origin.value.c_str(), p.origin.value.c_str(),
-        p.origin.op.c_str(), p.origin.location.c_str(), 0, p.size, 1, 0, 0,
+        p.origin.op.c_str(), p.origin.location.c_str(), 0, p.size, 1, p.start, p.end,
         p.origin.viewCount, p.inState ? fb::Region::State : fb::Region::Output,
         p.index));
   // Without kernels the entry is written as before they were recorded.
@@ -164,6 +164,8 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
       value.origin = {str(p->value()), str(p->op()), str(p->location()),
                       p->view_count()};
       value.size = p->size();
+      value.start = p->start();
+      value.end = p->end();
       value.inState = p->region() == fb::Region::State;
       value.index = p->region_index();
       e.placed.push_back(std::move(value));

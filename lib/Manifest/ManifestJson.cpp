@@ -41,8 +41,8 @@ json::Value placedToJson(const PlannedEntry::Placed &p) {
       {"offset", 0},
       {"size", p.size},
       {"alignment", 1},
-      {"start", 0},
-      {"end", 0},
+      {"start", p.start},
+      {"end", p.end},
       {"view_count", p.origin.viewCount},
       {"region", p.inState ? "state" : "output"},
       {"region_index", p.index},
@@ -204,6 +204,8 @@ static bool readPlaced(const json::Value &value, PlannedEntry &e,
         o.map("location", placed.origin.location) &&
         o.map("size", placed.size) &&
         o.map("view_count", placed.origin.viewCount) &&
+        o.mapOptional("start", placed.start) &&
+        o.mapOptional("end", placed.end) &&
         readRegion(o, value, path, region)))
     return false;
   if (region.kind == 0) {

@@ -138,6 +138,12 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   os << llvm::formatv("  gap to the bound: {0} bytes ({1:F2}% of the heap)\n",
                       loss, plan.heap ? 100.0 * double(loss) / plan.heap : 0.0);
   explainBound(os, entry);
+  PlannedBytes planned = plannedBytesOf(entry);
+  if (planned.total != planned.heap)
+    os << llvm::formatv("  planned bytes: heap {0} + borrowed in outputs {1} "
+                        "+ states written in place {2} = {3} ({4})\n",
+                        planned.heap, planned.lent, planned.state,
+                        planned.total, humanBytes(planned.total));
   for (size_t k = 0; k < entry.outputBins.size(); ++k) {
     int64_t count = 0, bytes = 0;
     for (size_t b = 0; b < entry.binOf.size(); ++b)
@@ -177,6 +183,13 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   if (peak.buffers.size() > shownPeakBuffers)
     os << llvm::formatv("    ... and {0} smaller buffers\n",
                         peak.buffers.size() - shownPeakBuffers);
+  // What the pictures list under their peak line.
+  std::vector<Region> regions = regionsOf(entry);
+  if (regions.size() > 1) {
+    os << llvm::formatv("  live at op {0} in every region:\n", peak.time);
+    for (const std::string &line : describeLiveAt(entry, regions, peak.time))
+      os << "    " << line << "\n";
+  }
   explainFusion(os, entry);
   explainPeakKernel(os, entry, born);
 }
@@ -216,6 +229,15 @@ void explainGrowth(llvm::raw_ostream &os,
   os << llvm::formatv("  {0} of the {1} buffers live at the S={2} peak "
                       "scale with S\n",
                       scaling, peak.buffers.size(), large.chunk);
+  bool beyondHeap = false;
+  for (const PlannedEntry *e : bySize)
+    beyondHeap |= plannedBytesOf(*e).total != e->plan.heap;
+  if (!beyondHeap)
+    return;
+  os << "  planned bytes (heap + borrowed + states) with S:";
+  for (const PlannedEntry *e : bySize)
+    os << llvm::formatv(" S={0}: {1}", e->chunk, plannedBytesOf(*e).total);
+  os << "\n";
 }
 
 } // namespace

@@ -234,6 +234,8 @@ Manifest makeBorrowedManifest() {
   chain.origin = {"%9", "torch.aten.mul", "m.mlir:9:5", 0};
   chain.size = 4096;
   chain.index = 0;
+  chain.start = 1;
+  chain.end = 5;
   PlannedEntry::Placed state = chain;
   state.origin.value = "%10";
   state.inState = true;
@@ -262,6 +264,8 @@ TEST_CASE("regions round-trip through both encodings", "[manifest][borrow]") {
     REQUIRE(e.placed.size() == 2);
     CHECK(e.placed[0].origin.value == "%9");
     CHECK_FALSE(e.placed[0].inState);
+    CHECK(e.placed[0].start == 1);
+    CHECK(e.placed[0].end == 5);
     CHECK(e.placed[1].inState);
     CHECK(e.placed[1].index == 7);
     CHECK(read->entries[0].planned.binOf.empty());

@@ -49,8 +49,9 @@ llvm::cl::opt<std::string>
            llvm::cl::value_desc("OUT.svg"), llvm::cl::sub(inspectCommand));
 llvm::cl::opt<std::string>
     htmlOut("html",
-            llvm::cl::desc("Write an offline HTML page with every entry's "
-                           "heap picture and the heap against S"),
+            llvm::cl::desc("Write an offline HTML page: where every "
+                           "entry's bytes are, searchable, and the bytes "
+                           "against S"),
             llvm::cl::value_desc("OUT.html"), llvm::cl::sub(inspectCommand));
 llvm::cl::opt<std::string> entryFilter("entry",
                                        llvm::cl::desc("Entry point for --svg"),
@@ -102,12 +103,18 @@ int writePictures(const Manifest &m) {
     std::vector<PlannedEntry> entries;
     for (const ManifestEntry &entry : m.entries)
       entries.push_back(entry.planned);
+    std::vector<ParametricPiece> pieces;
+    for (const ManifestParametric &p : m.parametric)
+      pieces.push_back({p.entry, &p.plan});
+    std::vector<std::string> files;
+    for (const ManifestInput &input : m.inputs)
+      files.push_back(input.file);
     std::string title = "coreai-plan: " +
-                        (m.inputs.empty() ? std::string("bundle")
-                                          : m.inputs.front().file) +
+                        (files.empty() ? std::string("bundle")
+                                       : llvm::join(files, " + ")) +
                         " on " + m.target.name;
     if (llvm::Error error =
-            writeText(htmlOut, renderBundleHtml(entries, title)))
+            writeText(htmlOut, renderBundleHtml(entries, title, pieces)))
       return fail(InputError, std::move(error));
   }
   return Success;
@@ -183,11 +190,15 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
   }
   // What the runtime binds without a heap offset: chains built in their
   // output and state updates written into their state, at offset 0.
-  for (const PlannedEntry::Placed &p : e.placed)
+  for (const PlannedEntry::Placed &p : e.placed) {
+    bool timed = p.end > p.start; // older manifests recorded no times
     table.add({"-", p.origin.value, p.origin.op,
                (p.inState ? "state " : "output ") + std::to_string(p.index),
-               "0", std::to_string(p.size), "-", "-",
+               "0", std::to_string(p.size),
+               timed ? std::to_string(p.start) : "-",
+               timed ? std::to_string(p.end) : "-",
                std::to_string(p.origin.viewCount), p.origin.location});
+  }
   table.print(os);
 }
 /// An entry's kernels, one row each, with the values each keeps inside.

@@ -10,6 +10,8 @@
 #define COREAI_PLAN_REPORT_H
 
 #include "coreai-plan/Entry.h"
+#include "coreai-plan/Parametric.h"
+#include "coreai-plan/Report/Regions.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -31,15 +33,51 @@ struct Peak {
 Peak findPeak(const BufferProblem &problem,
               const BinAssignment *binOf = nullptr);
 
-/// The heap as a picture: op position on x, address on y, one rectangle per
-/// buffer coloured by producing op, heap total and lower bound as lines,
-/// the peak time marked, a hover title per buffer. Standalone SVG 1.1.
-std::string renderHeapSvg(const PlannedEntry &entry);
+struct HeapSvgOptions {
+  /// A <title> per rectangle: the hover text of a standalone picture.
+  bool titles = true;
+  /// `data-b` (buffer index) and `data-p` (placed value index) on each
+  /// rectangle, for the page's script.
+  bool indices = false;
+  /// The op kinds' legend at the right and the lines of what is live at
+  /// the peak under the time axis (the page shows both beside the picture).
+  bool captions = true;
+};
 
-/// One offline HTML page: every entry's heap picture side by side and, per
-/// entry point, its heap and lower bound as a function of S.
+/// Where one plan's bytes are, as a picture: op position on x shared by
+/// every region (Regions.h), each region's addresses on y at the scale of
+/// the bytes the plan uses in it, one rectangle per buffer coloured by
+/// producing op; the heap's size and lower bound, each borrowed output's
+/// capacity, the heap's peak across all regions with what is live there.
+/// Standalone SVG 1.1.
+std::string renderHeapSvg(const PlannedEntry &entry,
+                          const HeapSvgOptions &options = {});
+
+/// One piece of an entry point's parametric plan (one plan for every S of
+/// its range).
+struct ParametricPiece {
+  std::string entry;
+  const ParametricPlan *plan = nullptr;
+};
+
+/// An entry point's bytes against S on a true (proportional) S axis: the
+/// heap and its lower bound, and the bytes the plan places (heap +
+/// borrowed + states) with each part; the entries as points, the
+/// parametric pieces at every S of their ranges with the cuts between
+/// them marked. `entries` sorted by S. Standalone SVG.
+std::string renderGrowthChart(llvm::ArrayRef<const PlannedEntry *> entries,
+                              llvm::ArrayRef<const ParametricPiece *> pieces);
+
+/// One offline HTML page (no network, no external script): per entry
+/// point its growth chart, then per S where the bytes go (tables by region
+/// and by op kind, what fusion kept out of memory) and the picture of
+/// every region, which answers hovers and clicks (value, op, source
+/// location, bytes, live range, region, offset; what is live at an op); a
+/// search box finds values and ops by name. A picture is drawn when its
+/// S is shown.
 std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
-                             llvm::StringRef title);
+                             llvm::StringRef title,
+                             llvm::ArrayRef<ParametricPiece> pieces = {});
 
 /// Where the peak is, what is live there, how each entry point's peak grows
 /// with S, and how much of the heap is lost to fragmentation; with fused
