@@ -32,41 +32,20 @@ inline mlir::MLIRContext &quietContext() {
   return *context;
 }
 
-/// Every reuse technique and every fusion rule on (as h18p plans), so
-/// that the fuzzer reaches in-place chains, outputs, states, lent outputs
-/// and kernels.
-inline FunctionPlanOptions everyReuse() {
+/// Plans every defined function of `module` with a tiny search budget.
+inline void checkPlansOf(mlir::ModuleOp module) {
   FunctionPlanOptions options;
   options.solve.timeLimitMs = 5;
-  LivenessOptions &l = options.liveness;
-  l.inPlace = l.inPlaceSoftmax = l.outputPlacement = l.statePlacement = true;
-  l.borrowOutputs = true;
-  l.fuseElementwise = l.fuseReductions = l.fuseCasts = l.fuseAttention = true;
-  options.reorder = true;
-  return options;
-}
-
-/// Plans every defined function of `module` with a tiny search budget,
-/// with no reuse and with every reuse: a plan the replay rejects (an
-/// internal error) is a finding.
-inline void checkPlansOf(mlir::ModuleOp module) {
-  FunctionPlanOptions plain;
-  plain.solve.timeLimitMs = 5;
-  for (const FunctionPlanOptions &options : {plain, everyReuse()})
-    for (auto func : module.getOps<mlir::func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      // Plain first: the kernels every-reuse forms stay on the function.
-      PlanFailure why = PlanFailure::BadInput;
-      auto planned = planFunction(func, options, &why);
-      if (mlir::failed(planned)) {
-        check(why != PlanFailure::Internal, "an internal planning error");
-        continue;
-      }
-      check(!llvm::errorToBool(verifyPlan(planned->problem, planned->plan)) &&
-                planned->plan.heap >= lowerBound(planned->problem),
-            "an unsound plan");
-    }
+  for (auto func : module.getOps<mlir::func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    auto planned = planFunction(func, options);
+    if (mlir::failed(planned))
+      continue;
+    check(!llvm::errorToBool(verifyPlan(planned->problem, planned->plan)) &&
+              planned->plan.heap >= lowerBound(planned->problem),
+          "an unsound plan");
+  }
 }
 
 } // namespace coreai::fuzz
