@@ -1,11 +1,13 @@
 //===- Borrow.cpp - Packing into the heap and the outputs' storage --------===//
 #include "coreai-plan/Borrow.h"
 
+#include "coreai-plan/Solve/LentRegions.h"
 #include "coreai-plan/Verify.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <numeric>
 
@@ -80,6 +82,34 @@ bool fillBins(const BufferProblem &problem, const std::vector<OutputBin> &bins,
     borrowedAll &= done;
   }
   return borrowedAll;
+}
+
+/// Where filling the bins first left a heap above the bound: the exact
+/// search over the heap and the bins together, on a budget of its own as
+/// large as the heap search's. It keeps the packing when it finds none
+/// smaller; the plan is optimal when the search proves its heap minimal.
+void searchRegionsTogether(const BufferProblem &problem,
+                           const std::vector<OutputBin> &bins,
+                           const SolveOptions &options, BorrowResult &result) {
+  Plan &plan = *result.plan;
+  auto begin = std::chrono::steady_clock::now();
+  LentRegionsOptions regions;
+  regions.deadline = begin + std::chrono::milliseconds(options.timeLimitMs);
+  regions.nodeLimit = options.minimiseNodeLimit;
+  LentRegionsResult found = minimiseWithLentOutputs(
+      problem, bins, result.binOf, plan.offsets, plan.lowerBound, regions);
+  if (found.heap < plan.heap) {
+    plan.heap = found.heap;
+    plan.offsets = std::move(found.offsets);
+    result.binOf = std::move(found.binOf);
+    plan.algorithm += "+lent-exact";
+  }
+  // The plan's bound stays the static one (explain names it); the search's
+  // proof, where it has one, is `optimal`.
+  plan.optimal = plan.heap <= found.low;
+  plan.seconds += std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - begin)
+                      .count();
 }
 
 } // namespace
@@ -159,6 +189,9 @@ BorrowResult solveWithBorrowing(const BufferProblem &problem,
     if (result.plan->optimal)
       break;
   }
+  if (options.algorithm == Algorithm::Best && !bins.empty() &&
+      !result.plan->optimal)
+    searchRegionsTogether(problem, bins, options, result);
   if (llvm::Error violation =
           verifyBorrowedPlan(problem, bins, result.binOf, *result.plan)) {
     result.internalError = "borrowed plan failed verification: " +

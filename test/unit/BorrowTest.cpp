@@ -1,5 +1,6 @@
 //===- BorrowTest.cpp - Packing into the heap and the outputs' storage ----===//
 #include "coreai-plan/Borrow.h"
+#include "coreai-plan/Solve/LentRegions.h"
 #include "PlanChecks.h"
 
 #include <catch2/catch.hpp>
@@ -225,4 +226,78 @@ TEST_CASE("the indivisible bound falls back to the splittable one past its "
   CHECK_FALSE(bounds.complete);
   CHECK(bounds.indivisible == bounds.splittable);
   CHECK(bounds.splittable == 20 * int64_t(60000001) + 380 - (int64_t(1) << 30));
+}
+
+namespace {
+
+/// A random instance where choosing the borrowed buffers matters: several
+/// buffers of mixed sizes and alignments, bins that close at different
+/// times and that hold only some of them.
+BufferProblem randomLentProblem(std::mt19937 &rng,
+                                std::vector<OutputBin> &bins) {
+  size_t binCount = 1 + rng() % 2;
+  size_t n = 3 + rng() % (binCount == 2 ? 3 : 4);
+  std::vector<Buffer> buffers;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t start = rng() % 5;
+    int64_t alignment = rng() % 3 == 0 ? 32 : 16;
+    int64_t size = 16 * (1 + int64_t(rng() % 4)) - int64_t(rng() % 2) * 7;
+    buffers.push_back({"b" + std::to_string(i), start,
+                       start + 1 + int64_t(rng() % 4), size, alignment});
+  }
+  bins.clear();
+  for (size_t k = 0; k < binCount; ++k)
+    bins.push_back({int64_t(k), int64_t(32 + rng() % 4 * 16 - rng() % 2 * 9),
+                    int64_t(2 + rng() % 6)});
+  return problemOf(buffers);
+}
+
+} // namespace
+
+TEST_CASE("the search over the heap and the lent outputs together is exact",
+          "[borrow][property]") {
+  std::mt19937 rng(26);
+  int improved = 0;
+  for (int round = 0; round < 1000; ++round) {
+    std::vector<OutputBin> bins;
+    BufferProblem problem = randomLentProblem(rng, bins);
+    INFO("round " << round);
+    int64_t optimum = bruteForceHeap(problem, bins);
+    BorrowResult result = solveWithBorrowing(problem, bins, {});
+    REQUIRE(result.plan);
+    REQUIRE(violationOf(verifyBorrowedPlan(problem, bins, result.binOf,
+                                           *result.plan)) == "");
+    // Exact: the optimum found and proven, never a bound above it.
+    CHECK(result.plan->optimal);
+    CHECK(result.plan->heap == optimum);
+    CHECK(result.plan->lowerBound <= optimum);
+    improved += result.plan->algorithm.find("+lent-exact") != std::string::npos;
+  }
+  INFO("improved by the search: " << improved);
+  // Filling the bins first is not optimal on these sizes: the search had
+  // something to find.
+  CHECK(improved > 20);
+}
+
+TEST_CASE("the search over the heap and the lent outputs stops at its budget "
+          "with a sound plan",
+          "[borrow]") {
+  std::mt19937 rng(27);
+  std::vector<OutputBin> bins;
+  BufferProblem problem;
+  BorrowResult heuristic;
+  do { // an instance with something left in the heap
+    problem = randomLentProblem(rng, bins);
+    heuristic = solveWithBorrowing(problem, bins, {});
+    REQUIRE(heuristic.plan);
+  } while (heuristic.plan->heap == 0);
+  // No nodes at all: the packing it was given and the bound it was given.
+  LentRegionsOptions none;
+  none.nodeLimit = 0;
+  LentRegionsResult found = minimiseWithLentOutputs(
+      problem, bins, heuristic.binOf, heuristic.plan->offsets, 0, none);
+  CHECK(found.heap == heuristic.plan->heap);
+  CHECK(found.binOf == heuristic.binOf);
+  CHECK(found.low == 0);
+  CHECK_FALSE(found.optimal);
 }
