@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Heap against its lower bounds on every graph we have (issue 25).
 
-    python3 bench/bounds.py [--build DIR] [--shared DIR] [--update]
+    python3 bench/bounds.py [--build DIR] [--base DIR] [--shared DIR] [--update]
 
 Plans every static graph of ../shared/graphs and every decoder archive of
 bench/decoders (full width and tiny) with `coreai-plan plan --target h18p
@@ -11,9 +11,12 @@ buffers could be split between the heap and the lent outputs,
 `lower_bound_splittable`), the new bound (`lower_bound`: indivisible
 buffers, docs/SOLVERS.md "Bounds"; both for the op order the plan uses),
 how optimality was shown (`proof`), the heap's gap to the new bound and
-the solver's time. Writes the `bounds` section of docs/benchmarks.md with
---update.
+the solver's time. With --base (the build directory of the previous
+commit), each entry is planned by that build too, in the same run, and its
+heap is shown beside. Writes the `bounds` section of docs/benchmarks.md
+with --update.
 """
+import argparse
 import glob
 import json
 import os
@@ -21,11 +24,11 @@ import subprocess
 import tempfile
 import time
 
-from benchlib import ROOT, parse_arguments, publish
+from benchlib import ROOT, publish
 
-HEADER = ("| graph | entry | S | fusion | heap (B) | old bound (B) | new bound (B) "
-          "| heap / new bound | proof | solver (s) | plan (s) |\n"
-          "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
+HEADER = ("| graph | entry | S | fusion | heap before (B) | heap (B) | old bound (B) "
+          "| new bound (B) | heap / new bound | proof | solver (s) | plan (s) |\n"
+          "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |")
 
 
 def inputs(shared):
@@ -51,35 +54,48 @@ def plan(tool, model, fusion, out):
     return json.loads(result.stdout)["entries"], wall
 
 
-def rows(tool, models):
-    lines, summary = [], {"entries": 0, "within": 0, "proven": 0,
-                           "unproven_off": 0}
+def rows(tool, base_tool, models):
+    lines = []
+    summary = {mode: {"entries": 0, "within": 0, "proven": 0, "improved": 0}
+               for mode in ("h18p", "off")}
     with tempfile.TemporaryDirectory() as scratch:
         for model in models:
             for fusion in (True, False):
+                mode = "h18p" if fusion else "off"
                 entries, wall = plan(tool, model, fusion, scratch)
+                before = {}
+                if base_tool:
+                    old, _ = plan(base_tool, model, fusion, scratch)
+                    before = {(e["entry"], e["chunk"]): e["heap"] for e in old}
                 for e in entries:
                     heap, bound = e["heap"], e["lower_bound"]
                     ratio = heap / bound if bound else 1.0
-                    if not fusion:
-                        summary["unproven_off"] += not e["optimal"]
-                    if fusion:
-                        summary["entries"] += 1
-                        summary["within"] += ratio <= 1.01
-                        summary["proven"] += e["optimal"]
-                    lines.append("| %s | %s | %d | %s | %d | %d | %d | %.4f | %s | %.3f | %.1f |" % (
-                        os.path.basename(model), e["entry"], e["chunk"],
-                        "h18p" if fusion else "off", heap,
+                    was = before.get((e["entry"], e["chunk"]))
+                    counts = summary[mode]
+                    counts["entries"] += 1
+                    counts["within"] += ratio <= 1.01
+                    counts["proven"] += e["optimal"]
+                    counts["improved"] += was is not None and heap < was
+                    lines.append("| %s | %s | %d | %s | %s | %d | %d | %d | %.4f | %s | %.3f | %.1f |" % (
+                        os.path.basename(model), e["entry"], e["chunk"], mode,
+                        "-" if was is None else str(was), heap,
                         e["lower_bound_splittable"], bound, ratio,
                         e["proof"], e["solver_seconds"], wall))
     return lines, summary
 
 
 def main():
-    args = parse_arguments(__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--base", help="build directory of the previous commit")
+    parser.add_argument("--shared", default=os.environ.get(
+        "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
+    parser.add_argument("--update", action="store_true")
+    args = parser.parse_args()
     tool = os.path.join(args.build, "bin", "coreai-plan")
+    base_tool = os.path.join(args.base, "bin", "coreai-plan") if args.base else None
     models = inputs(args.shared)
-    lines, summary = rows(tool, models)
+    lines, summary = rows(tool, base_tool, models)
     text = "\n".join([
         "## Heaps against their bounds (issue 25, `bench/bounds.py`)",
         "",
@@ -92,15 +108,18 @@ def main():
         "bound*: whole buffers (docs/SOLVERS.md, \"Bounds\"); both for the op",
         "order the plan uses. *Proof*: `meets-bound` (the heap equals the new",
         "bound), `exact-search` (the search proved a heap above it minimal),",
-        "`none`: not proven (with lent outputs the packing is heuristic, no exact",
-        "search covers the heap and the outputs together yet, hence solver times",
-        "of 0). *Plan*: wall time of the `plan` call, import included.",
+        "`none`: not proven (the exact search, over the heap and the lent outputs",
+        "together where there are any, stopped at its time limit). *Heap before*:",
+        "the heap the previous commit plans (`--base`), which filled the lent",
+        "outputs first and then packed the heap, with no search over both",
+        "together. *Solver*: the solver's time, the search included; *plan*:",
+        "wall time of the `plan` call, import included.",
         "",
-        "With the target's defaults, %d of %d entries are within 1 %% of the new"
-        " bound and %d are proven optimal." % (
-            summary["within"], summary["entries"], summary["proven"]),
-        "Without fusion %d entries are not proven; the gaps that remain are the"
-        " rows with `proof` `none`." % summary["unproven_off"],
+    ] + ["%s: %d of %d entries within 1 %% of the new bound, %d proven optimal, "
+         "%d with a smaller heap than before." % (
+             "With the target's fusion" if mode == "h18p" else "Without fusion",
+             c["within"], c["entries"], c["proven"], c["improved"])
+         for mode, c in summary.items()] + [
         "",
         HEADER,
     ] + lines)

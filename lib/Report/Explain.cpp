@@ -122,9 +122,8 @@ void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
                         gap, plan.heap ? 100.0 * double(gap) / plan.heap : 0.0,
                         entry.outputBins.empty()
                             ? "the exact search stopped at its time limit"
-                            : "with lent outputs the packing is heuristic: no "
-                              "exact search covers the heap and the outputs "
-                              "together yet");
+                            : "the exact search over the heap and the lent "
+                              "outputs together stopped at its time limit");
 }
 
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
