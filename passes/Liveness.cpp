@@ -471,9 +471,14 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time,
     if (!stateKind || stateKind.getValue() != "state" || stateName != updated)
       continue;
     unsigned target = find(lookup(state)->group);
+    // Inside a kernel the kernel's own in-place rule decides too, as the
+    // replay checks it: the op's rule alone let a copy_ whose source has
+    // more elements than the state (a malformed graph) write over it.
     if (!canOverwrite(op, index, time, target) ||
         (!kernelOps.empty() &&
-         !canOverwriteInKernel(kernelOps, state, time, target)))
+         (!llvm::is_contained(kernelInPlaceOperands(kernelOps, op->getResult(0)),
+                              Value(state)) ||
+          !canOverwriteInKernel(kernelOps, state, time, target))))
       continue; // read later, or by another op of its kernel
     if (resultGroup.storage == Storage::Heap)
       resultGroup.storage = Storage::Outside; // outputs-in-heap: now none

@@ -129,3 +129,20 @@ func.func @state_across_kernels(%cache: tensor<8xf16> {coreai.kind = "state", co
   %5 = "test.use"(%1) : (tensor<8xf16>) -> tensor<8xf16>
   return %2, %5, %4 : tensor<8xf16>, tensor<8xf16>, tensor<8xf16>
 }
+
+// A state updated by a copy_ fused with the op computing its source, where
+// the source has more elements than the state (a malformed graph the
+// archive fuzzer wrote): the kernel in-place rule does not hold, so the
+// update is not written into the state's storage (before, the planner put
+// it there and the replay refused the plan as an internal error).
+// CHECK-LABEL: func.func @copy_into_state_of_another_size
+// CHECK: "torch.aten.add"{{.*}}#coreai.fused<kernel = 0>
+// CHECK: "torch.aten.copy"{{.*}}coreai.kernel = 0
+// CHECK-NOT: #coreai.state
+// CHECK: return
+func.func @copy_into_state_of_another_size(%cache: tensor<2x8xf32> {coreai.kind = "state", coreai.name = "cache"}, %x: tensor<4x8xf32> {coreai.kind = "input", coreai.name = "x"}) -> (tensor<2x8xf32> {coreai.kind = "state_update", coreai.name = "cache"}, tensor<4x8xf32> {coreai.kind = "output"}) {
+  %0 = "torch.aten.add"(%x, %x) {coreai.args = "(T, T)", coreai.overload = "Tensor"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %1 = "torch.aten.copy"(%cache, %0) {coreai.args = "(T, T)", coreai.overload = "default"} : (tensor<2x8xf32>, tensor<4x8xf32>) -> tensor<2x8xf32>
+  %2 = "torch.aten.mul"(%1) {coreai.args = "(T, 2.0)", coreai.overload = "Tensor"} : (tensor<2x8xf32>) -> tensor<4x8xf32>
+  return %1, %2 : tensor<2x8xf32>, tensor<4x8xf32>
+}
