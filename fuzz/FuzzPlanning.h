@@ -13,6 +13,7 @@
 
 #include "coreai-plan/Passes/Dialects.h"
 #include "coreai-plan/Passes/PlanFunction.h"
+#include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Verify.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,20 +33,51 @@ inline mlir::MLIRContext &quietContext() {
   return *context;
 }
 
-/// Plans every defined function of `module` with a tiny search budget.
-inline void checkPlansOf(mlir::ModuleOp module) {
+/// Every reuse technique and every fusion rule on (as h18p plans), so
+/// that the fuzzer reaches in-place chains, outputs, states, lent outputs
+/// and kernels.
+inline FunctionPlanOptions everyReuse() {
   FunctionPlanOptions options;
   options.solve.timeLimitMs = 5;
-  for (auto func : module.getOps<mlir::func::FuncOp>()) {
-    if (func.isExternal())
-      continue;
-    auto planned = planFunction(func, options);
-    if (mlir::failed(planned))
-      continue;
-    check(!llvm::errorToBool(verifyPlan(planned->problem, planned->plan)) &&
-              planned->plan.heap >= lowerBound(planned->problem),
-          "an unsound plan");
-  }
+  LivenessOptions &l = options.liveness;
+  l.inPlace = l.inPlaceSoftmax = l.outputPlacement = l.statePlacement = true;
+  l.borrowOutputs = true;
+  l.fuseElementwise = l.fuseReductions = l.fuseCasts = l.fuseAttention = true;
+  options.reorder = true;
+  return options;
+}
+
+/// Plans every defined function of `module` with a tiny search budget,
+/// with no reuse and with every reuse: a plan the replay rejects (an
+/// internal error) is a finding.
+inline void checkPlansOf(mlir::ModuleOp module) {
+  FunctionPlanOptions plain;
+  plain.solve.timeLimitMs = 5;
+  for (const FunctionPlanOptions &options : {plain, everyReuse()})
+    for (auto func : module.getOps<mlir::func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      // Plain first: the kernels every-reuse forms stay on the function.
+      PlanFailure why = PlanFailure::BadInput;
+      auto planned = planFunction(func, options, &why);
+      if (mlir::failed(planned)) {
+        check(why != PlanFailure::Internal, "an internal planning error");
+        continue;
+      }
+      // With lent outputs, offsets are within each buffer's region and the
+      // heap may be below the plain bound.
+      const PlannedEntry &entry = *planned;
+      bool lent = !entry.outputBins.empty();
+      check(!llvm::errorToBool(
+                lent ? verifyBorrowedPlan(entry.problem, entry.outputBins,
+                                          entry.binOf, entry.plan)
+                     : verifyPlan(entry.problem, entry.plan)) &&
+                entry.plan.heap >=
+                    (lent ? borrowingLowerBound(entry.problem,
+                                                entry.outputBins)
+                          : lowerBound(entry.problem)),
+            "an unsound plan");
+    }
 }
 
 } // namespace coreai::fuzz
