@@ -39,13 +39,13 @@ struct Builder {
     std::vector<unsigned> overwritable = reads;
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
                              std::move(writes), std::move(overwritable),
-                             {}, {}, {}});
+                             {}, {}, {}, {}});
   }
   /// A step whose results may overwrite none of its reads (a matmul).
   void opaqueStep(std::string op, std::vector<unsigned> reads,
                   std::vector<unsigned> writes) {
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
-                             std::move(writes), {}, {}, {}, {}});
+                             std::move(writes), {}, {}, {}, {}, {}});
   }
   std::string error() const { return coreai::violationOf(replay(program)); }
 };
