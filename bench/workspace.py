@@ -54,23 +54,30 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, graphs, extra in BUNDLES:
-            off = plan(tool, args.shared, graphs, extra + ["--no-workspace"], os.path.join(tmp, "off"))
-            on = plan(tool, args.shared, graphs, extra, os.path.join(tmp, "on"))
-            for key in sorted(on, key=lambda k: (k[0], k[1])):
-                e, o = on[key], off[key]
-                rows.append((name, key[0], key[1], o["heap"], e["heap"], e["workspaces"],
+            heaps = {}
+            for label, flags in [("off", ["--no-workspace"]), ("on", []),
+                                 ("off-nb", ["--no-workspace", "--no-borrow-outputs"]),
+                                 ("on-nb", ["--no-borrow-outputs"])]:
+                heaps[label] = plan(tool, args.shared, graphs, extra + flags, os.path.join(tmp, label))
+            for key in sorted(heaps["on"], key=lambda k: (k[0], k[1])):
+                e = heaps["on"][key]
+                rows.append((name, key[0], key[1], heaps["off"][key]["heap"], e["heap"],
+                             heaps["off-nb"][key]["heap"], heaps["on-nb"][key]["heap"], e["workspaces"],
                              e["workspace_bytes"]))
     lines = [
         "Heap without and with kernel workspace (`bench/workspace.py`; h18p's rules, "
-        "docs/WORKSPACE.md: a model of its kernels, not a measurement). \"workspaces\" counts the "
-        "steps with scratch, \"bytes\" sums them over time; the heap grows by what is live at its "
-        "peak, less what fits in lent outputs or in the packing's slack.",
+        "docs/WORKSPACE.md: a model of its kernels, not a measurement), with h18p's defaults and with "
+        "`--no-borrow-outputs` (no output lent as scratch). \"workspaces\" counts the steps with scratch, "
+        "\"bytes\" sums them over time. A workspace adds to the heap only where it is live at the peak "
+        "and neither a lent output nor the packing's slack holds it.",
         "",
-        "| graphs | entry | S | heap without | heap with | growth | workspaces | bytes |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| graphs | entry | S | heap without | heap with | growth | no borrowing: without | with | growth "
+        "| workspaces | bytes |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
-    for name, entry, s, off, on, count, total in rows:
-        lines.append(f"| {name} | @{entry} | {s} | {off:,} | {on:,} | {on - off:+,} | {count} | {total:,} |")
+    for name, entry, s, off, on, off_nb, on_nb, count, total in rows:
+        lines.append(f"| {name} | @{entry} | {s} | {off:,} | {on:,} | {on - off:+,} | {off_nb:,} | {on_nb:,} "
+                     f"| {on_nb - off_nb:+,} | {count} | {total:,} |")
     with_ws = fit(tool, args.shared, [])
     without = fit(tool, args.shared, ["--no-workspace"])
     lines += ["", f"Largest S of the dynamic Gemma whose heap fits {HEAP_TOTAL:,} bytes (`coreai-plan fit "

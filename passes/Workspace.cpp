@@ -73,6 +73,11 @@ std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
     else if (args->positional.size() > 1)
       dims = integers(args->positional[1]);
   }
+  // A hand-written graph without `coreai.args`: a softmax or norm takes
+  // its last dimension, as every exported one of the shared graphs does
+  // (docs/WORKSPACE.md).
+  if (!args && fusionRoleOf(op) == FusionRole::Normalisation)
+    return {-1};
   if ((!dims || dims->empty()) &&
       fusionRoleOf(op) == FusionRole::Reduction &&
       !described.operands.empty()) {

@@ -194,8 +194,6 @@ def summary(record):
         head += ", %d fused kernel%s (%d ops, %d value%s of %d B kept inside)" % (
             stats["kernels"], "s" if stats["kernels"] != 1 else "", stats["kernel_ops"], stats["fused"],
             "s" if stats["fused"] != 1 else "", stats["fused_bytes"])
-    if stats and stats.get("workspaces"):
-        head += ", workspace scribbled %d times" % stats["workspaces"]
     if stats:
         head += (", %d ops (%d kernels wrote their slot, %d copied in, %d in place, %d output-placed, %d state-placed,"
                  " %d borrowed)" % (stats["ops"], stats["into_slot"], stats["copied"], stats["in_place"],
