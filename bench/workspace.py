@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Heap without and with kernel workspace (docs/WORKSPACE.md): the shared
 Gemma bundle, the dynamic Gemma at S = 1, 16, 32, 64 and Qwen3-VL planned for
-h18p with `--no-workspace` and with its workspace rules, per entry and S;
+h18p (and MobileNetV2, the convolutions' im2col) with `--no-workspace` and
+with its workspace rules, per entry and S;
 then `coreai-plan fit --heap-total 145920` on the dynamic Gemma, bisecting
 1..64, with and without workspace, for the largest S that fits.
 
@@ -23,6 +24,8 @@ BUNDLES = [
     ("Gemma bundle", ["gemma4-e2b.multi.mlir"], []),
     ("Gemma dynamic", ["gemma4-e2b.dyn.mlir"], ["--chunks", "1,16,32,64"]),
     ("Qwen3-VL", ["qwen3-vl-2b-text.s1.mlir", "qwen3-vl-2b-text.s64.mlir"], []),
+    # The one graph with convolutions: im2col workspace.
+    ("MobileNetV2", ["mobilenet_v2.mlir"], []),
 ]
 HEAP_TOTAL = 145920
 

@@ -113,9 +113,10 @@ void explainWorkspace(llvm::raw_ostream &os, const PlannedEntry &entry,
         entry.problem.buffers[b].size > entry.problem.buffers[*largest].size)
       largest = b;
   }
-  os << llvm::formatv("  workspace: {0} kernel{1} need scratch ({2} bytes "
-                      "over time, {3} in lent outputs), {4} bytes of it live "
-                      "at the peak; the largest {5} bytes for {6} at {7}\n",
+  os << llvm::formatv("  workspace: kernel scratch at {0} step{1} ({2} "
+                      "bytes over time, {3} in lent outputs), {4} bytes of it "
+                      "live at the peak; the largest {5} bytes for {6} at "
+                      "{7}\n",
                       entry.workspaces.size(),
                       entry.workspaces.size() == 1 ? "" : "s",
                       entry.workspaceBytes(), lent, atPeak,
