@@ -394,16 +394,19 @@ LogicalResult checkLimits(func::FuncOp func, const PlannedEntry &entry,
     }
   if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
     InFlightDiagnostic diag = func.emitError("heap of @");
-    diag << func.getSymName() << " at S=" << entry.chunk << " is "
-         << entry.plan.heap << " bytes (kernel workspace planned: "
-         << entry.workspaceBytes() << " bytes), above max-heap "
-         << options.maxHeap;
+    diag << func.getSymName() << " is " << entry.plan.heap
+         << " bytes, above max-heap " << options.maxHeap << " (S="
+         << entry.chunk;
+    if (!entry.workspaces.empty())
+      diag << "; kernel workspace planned: " << entry.workspaceBytes()
+           << " bytes";
     if (std::optional<size_t> top = bufferAtPeak(entry)) {
       diag << "; its top buffer is ";
       describe(diag, *top);
       diag << ", " << entry.problem.buffers[*top].size << " bytes at offset "
            << entry.plan.offsets[*top];
     }
+    diag << ")";
     return failure();
   }
   return success();
