@@ -91,6 +91,12 @@ public:
           return error;
       if (llvm::Error error = resultsOverlap(step, s))
         return error;
+      for (unsigned value : step.scratch)
+        if (llvm::Error error = scratchOverlaps(step, value, s))
+          return error;
+      for (unsigned value : step.scratch)
+        if (llvm::Error error = write(value, s))
+          return error;
       for (unsigned value : step.writes)
         if (llvm::Error error = write(value, s))
           return error;
@@ -201,6 +207,33 @@ private:
     return llvm::Error::success();
   }
 
+  /// A workspace sharing bytes with a value its op reads or writes: the
+  /// kernel uses all three at once.
+  llvm::Error scratchOverlaps(const Step &step, unsigned w, int64_t s) const {
+    const Value &scratch = program.values[w];
+    for (bool reads : {true, false})
+      for (unsigned v : reads ? step.reads : step.writes) {
+        const Value &value = program.values[v];
+        auto shared = sharedBytes(scratch.location, value.location);
+        if (!shared)
+          continue;
+        return llvm::createStringError(llvm::formatv(
+            "{0} uses {1} ({2}) over bytes [{3}, {4}) of {5} ({6}), which it "
+            "{7}: a kernel's workspace may share no byte with its operands "
+            "or results",
+            describeStep(s), scratch.name, describe(scratch.location),
+            shared->first, shared->second, value.name,
+            describe(value.location), reads ? "reads" : "writes"));
+      }
+    for (unsigned other : step.scratch)
+      if (other < w && sharedBytes(scratch.location,
+                                   program.values[other].location))
+        return llvm::createStringError(llvm::formatv(
+            "{0} uses {1} and {2}, which share bytes", describeStep(s),
+            program.values[other].name, scratch.name));
+    return llvm::Error::success();
+  }
+
   /// The bytes two locations share, if any.
   static std::optional<std::pair<int64_t, int64_t>>
   sharedBytes(const Location &a, const Location &b) {
@@ -252,7 +285,8 @@ llvm::Error replay(const Program &program) {
                                      "not exist");
   for (const Step &step : program.steps) {
     std::vector<const std::vector<unsigned> *> lists = {
-        &step.reads, &step.writes, &step.overwritable, &step.mutates};
+        &step.reads, &step.writes, &step.overwritable, &step.mutates,
+        &step.scratch};
     for (const std::vector<unsigned> &group : step.together)
       lists.push_back(&group);
     std::vector<unsigned> paired;

@@ -13,6 +13,7 @@
 #include "Kernels.h"
 #include "OpClasses.h"
 #include "Printing.h"
+#include "Workspace.h"
 
 #include "coreai-plan/Passes/PlanFunction.h"
 
@@ -659,6 +660,10 @@ FailureOr<FunctionBuffers> LivenessBuilder::run() {
       reuseBufferInPlace(order[time], time);
   }
   FunctionBuffers buffers = buildProblem();
+  if (options.workspace && options.workspaceRules &&
+      failed(addWorkspaces(func, kernels, *options.workspaceRules,
+                           options.alignment, buffers)))
+    return failure();
   if (options.borrowOutputs && !options.outputsInHeap && terminator)
     buffers.bins = outputBins(terminator);
   return buffers;

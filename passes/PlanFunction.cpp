@@ -44,7 +44,10 @@ std::optional<int64_t> inPlaceOperand(Operation *op,
 
 void clearAnnotations(func::FuncOp func) {
   func->removeAttr(attr::plan);
-  func.walk([](Operation *op) { op->removeAttr(attr::placement); });
+  func.walk([](Operation *op) {
+    op->removeAttr(attr::placement);
+    op->removeAttr(attr::workspace);
+  });
 }
 
 /// One `coreai.placement` (an entry per result) on every op with a result
@@ -99,6 +102,19 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
     placement.kind = Placement::Kind::Fused;
     placement.kernel = fused.kernel;
   }
+  // A workspace is placed like a value, on the op whose step uses it.
+  for (const FunctionBuffers::Workspace &workspace : buffers.workspaces) {
+    Placement placement;
+    placement.kind = Placement::Kind::Heap;
+    placement.offset = plan.offsets[workspace.buffer];
+    placement.size = buffers.problem.buffers[workspace.buffer].size;
+    if (!binOf.empty() && binOf[workspace.buffer] >= 0) {
+      placement.kind = Placement::Kind::Lent;
+      placement.output = buffers.bins[binOf[workspace.buffer]].output;
+    }
+    workspace.op->setAttr(attr::workspace,
+                          placementAttr(workspace.op->getContext(), placement));
+  }
   for (Operation *op : order) {
     llvm::SmallVector<Attribute, 1> attrs;
     for (const Placement &placement : placements.find(op)->second)
@@ -135,7 +151,11 @@ void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
                               entry.kernels.empty()
                                   ? std::nullopt
                                   : std::optional<int64_t>(
-                                        entry.fusedBytes())));
+                                        entry.fusedBytes()),
+                              entry.workspaces.empty()
+                                  ? std::nullopt
+                                  : std::optional<int64_t>(
+                                        entry.workspaceBytes())));
 }
 
 /// The kernels of `func` as the manifest lists them: each kernel's ops,
@@ -184,6 +204,14 @@ std::vector<PlannedEntry::Kernel> kernelRecords(func::FuncOp func,
               writes.push_back(b);
           }
   return records;
+}
+
+std::vector<int64_t> workspaceIndices(const FunctionBuffers &buffers) {
+  std::vector<int64_t> indices;
+  for (const FunctionBuffers::Workspace &workspace : buffers.workspaces)
+    indices.push_back(workspace.buffer);
+  llvm::sort(indices);
+  return indices;
 }
 
 struct SolvedPlan {
@@ -328,6 +356,62 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   return false;
 }
 
+/// The buffer live at the heap's peak that ends highest: the one a
+/// smaller heap would have to move, named when the heap is over its limit.
+std::optional<size_t> bufferAtPeak(const PlannedEntry &entry) {
+  std::optional<size_t> top;
+  for (size_t b = 0; b < entry.problem.buffers.size(); ++b)
+    if (entry.borrowedOutput(b) < 0 &&
+        (!top || entry.plan.offsets[b] + entry.problem.buffers[b].size >
+                     entry.plan.offsets[*top] +
+                         entry.problem.buffers[*top].size))
+      top = b;
+  return top;
+}
+
+/// The target's limits (max-buffer, max-heap): an error naming the entry,
+/// S, and the op and value (or workspace) that need the bytes.
+LogicalResult checkLimits(func::FuncOp func, const PlannedEntry &entry,
+                          const FunctionPlanOptions &options) {
+  auto describe = [&](InFlightDiagnostic &diag, size_t b) {
+    const BufferOrigin &origin = entry.origins[b];
+    diag << (entry.isWorkspace(b) ? "the workspace of " : "")
+         << origin.op << " ("
+         << (entry.isWorkspace(b) ? origin.value : "value " + origin.value)
+         << (origin.location.empty() ? "" : " at " + origin.location) << ")";
+  };
+  if (options.maxBuffer > 0)
+    for (size_t b = 0; b < entry.problem.buffers.size(); ++b) {
+      int64_t bytes = entry.problem.buffers[b].size;
+      if (bytes <= options.maxBuffer)
+        continue;
+      InFlightDiagnostic diag = func.emitError("@");
+      diag << func.getSymName() << " at S=" << entry.chunk << ": ";
+      describe(diag, b);
+      diag << " needs one buffer of " << bytes << " bytes, above max-buffer "
+           << options.maxBuffer;
+      return failure();
+    }
+  if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
+    InFlightDiagnostic diag = func.emitError("heap of @");
+    diag << func.getSymName() << " is " << entry.plan.heap
+         << " bytes, above max-heap " << options.maxHeap << " (S="
+         << entry.chunk;
+    if (!entry.workspaces.empty())
+      diag << "; kernel workspace planned: " << entry.workspaceBytes()
+           << " bytes";
+    if (std::optional<size_t> top = bufferAtPeak(entry)) {
+      diag << "; its top buffer is ";
+      describe(diag, *top);
+      diag << ", " << entry.problem.buffers[*top].size << " bytes at offset "
+           << entry.plan.offsets[*top];
+    }
+    diag << ")";
+    return failure();
+  }
+  return success();
+}
+
 } // namespace
 
 llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
@@ -335,7 +419,9 @@ llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
       checkAlignment(options.liveness.alignment),
       llvm::joinErrors(
           checkNotNegative("time-limit-ms", options.solve.timeLimitMs),
-          checkNotNegative("max-heap", options.maxHeap)));
+          llvm::joinErrors(checkNotNegative("max-heap", options.maxHeap),
+                           checkNotNegative("max-buffer",
+                                            options.maxBuffer))));
 }
 
 FailureOr<PlannedEntry> planFunction(func::FuncOp func,
@@ -399,6 +485,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.binOf = std::move(solved->binOf);
   entry.placed = placedValues(func, solved->buffers);
   entry.kernels = kernelRecords(func, solved->buffers);
+  entry.workspaces = workspaceIndices(solved->buffers);
   if (*kernelSource != KernelSource::None)
     entry.kernelSource = kernelSourceName(*kernelSource).str();
   annotateFunction(func, entry, reuse,
@@ -415,12 +502,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     return fail(PlanFailure::Internal);
   }
 
-  if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
-    func.emitError("heap of @")
-        << func.getSymName() << " is " << entry.plan.heap
-        << " bytes, above max-heap " << options.maxHeap;
+  if (mlir::failed(checkLimits(func, entry, options)))
     return fail(PlanFailure::OverLimit);
-  }
   return entry;
 }
 
@@ -463,6 +546,7 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.alignment = options.liveness.alignment;
   entry.placed = placedValues(func, buffers);
   entry.kernels = kernelRecords(func, buffers);
+  entry.workspaces = workspaceIndices(buffers);
   if (!entry.kernels.empty()) // formed on this clone by the same rules
     entry.kernelSource =
         kernelSourceName(fusesAnything(options.liveness) ? KernelSource::Target

@@ -41,6 +41,11 @@ public:
     // The heap buffers as planned: an in-place chain is one tensor, and
     // values outside the heap (outputs, state) cost nothing.
     for (size_t b = 0; b < buffers.values.size(); ++b) {
+      if (buffers.values[b].empty()) {
+        // A workspace: bytes of its step alone (a tensor with no user).
+        graph.tensors.push_back({buffers.problem.buffers[b].size, 0, {}});
+        continue;
+      }
       Value root = buffers.values[b].front();
       graph.tensors.push_back({buffers.problem.buffers[b].size,
                                *definer(root),
@@ -48,6 +53,8 @@ public:
       for (Value value : buffers.values[b])
         bufferOf[value] = b;
     }
+    for (const FunctionBuffers::Workspace &workspace : buffers.workspaces)
+      graph.tensors[workspace.buffer].producer = nodeOf.lookup(workspace.op);
   }
 
   ScheduleGraph build() {

@@ -65,6 +65,7 @@ private:
                                          int64_t bytes,
                                          const Placement &placement);
   void addOverwritable(Operation *op, replay::Step &step);
+  void addWorkspace(Operation *op, Attribute attribute, replay::Step &step);
   void addFirstWrites(Operation *top, replay::Step &step,
                       llvm::SetVector<unsigned> &reads);
   void checkPlaceless();
@@ -408,8 +409,36 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
     if (written.size() > 1)
       step.together.emplace_back(written.begin(), written.end());
   }
+  for (Operation *member : ops)
+    if (Attribute workspace = member->getAttr(attr::workspace))
+      addWorkspace(member, workspace, step);
   program.steps.push_back(std::move(step));
   return success();
+}
+
+/// The op's `coreai.workspace`: a value of the step nobody else reads,
+/// written by it (docs/WORKSPACE.md).
+void ProgramBuilder::addWorkspace(Operation *op, Attribute attribute,
+                                  replay::Step &step) {
+  std::optional<Placement> placement = placementFrom(attribute);
+  if (!placement) // the dialect refuses it when the file is parsed
+    return;
+  std::string name = llvm::formatv("the workspace of '{0}' at {1}",
+                                   op->getName(), locationString(op->getLoc()))
+                         .str();
+  bool lent = placement->kind == Placement::Kind::Lent;
+  if (placement->offset % alignment != 0)
+    violate(op, llvm::formatv("its workspace at offset {0} of {1} is not "
+                              "aligned to {2} bytes",
+                              placement->offset,
+                              lent ? "an output" : "the heap", alignment));
+  unsigned storage = lent ? outputStorage(placement->output) : 0;
+  unsigned id = program.values.size();
+  program.values.push_back(
+      {name, replay::Location{storage, placement->offset, placement->size},
+       id});
+  facts.push_back(ValueFacts{id, true});
+  step.scratch.push_back(id);
 }
 
 /// A result with no place of its own is the runtime's memory only when

@@ -31,11 +31,12 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-/// The attributes planning writes on ops (placements, and the kernels
+/// The attributes planning writes on ops (placements, workspaces, and the kernels
 /// fusion groups them into: grouping does not change what an op
 /// computes); everything else must be as in the original.
 bool isPlanAnnotation(StringRef name) {
-  return name == attr::placement || name == attr::kernel;
+  return name == attr::placement || name == attr::kernel ||
+         name == attr::workspace;
 }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {

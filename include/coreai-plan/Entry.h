@@ -11,6 +11,7 @@
 #include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Problem.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,22 @@ struct PlannedEntry {
     for (const Kernel &kernel : kernels)
       count += int64_t(kernel.fused.size());
     return count;
+  }
+
+  /// The kernels' workspaces (docs/WORKSPACE.md): indices into
+  /// problem.buffers, ascending, of buffers that hold no value but the
+  /// scratch of the op `origins[b]` names, live only while it runs.
+  std::vector<int64_t> workspaces;
+  bool isWorkspace(size_t b) const {
+    return std::binary_search(workspaces.begin(), workspaces.end(),
+                              int64_t(b));
+  }
+  /// Bytes of every workspace of the entry (wherever each is placed).
+  int64_t workspaceBytes() const {
+    int64_t bytes = 0;
+    for (int64_t b : workspaces)
+      bytes += problem.buffers[b].size;
+    return bytes;
   }
 
   /// -1 when buffer b is in the heap, else the output whose storage holds it.

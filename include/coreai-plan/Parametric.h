@@ -79,6 +79,8 @@ struct ParametricBuffer {
   std::vector<uint32_t> below;
   /// The region: -1 the heap, else an index into ParametricPlan::bins.
   int32_t bin = -1;
+  /// A kernel's workspace, not a value (docs/WORKSPACE.md).
+  bool workspace = false;
 };
 
 /// An output's storage lent to a parametric plan: its bytes an expression

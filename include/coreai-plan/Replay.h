@@ -75,6 +75,12 @@ struct Step {
   /// lets a result lie on an operand only when the kernel reads that
   /// operand no later than it writes that result (docs/FUSION.md).
   std::vector<std::pair<unsigned, unsigned>> overwritableBy;
+  /// The kernel's workspace (docs/WORKSPACE.md): values the op writes and
+  /// reads only while it runs. Each may share no byte with a read or a
+  /// write of the step, and is written (clobbering its bytes) before the
+  /// results, so a value live across the step in those bytes is caught
+  /// when it is next read.
+  std::vector<unsigned> scratch;
 };
 
 struct Program {

@@ -492,6 +492,40 @@ capm_status capm_get_buffer(const capm_manifest *m, size_t entry, size_t index,
   return CAPM_OK;
 }
 
+int capm_buffer_is_workspace(const capm_manifest *m, size_t entry,
+                             size_t index) {
+  const coreai::fb::Entry *e = entryAt(m, entry);
+  return e && e->buffers() && index < e->buffers()->size() &&
+         e->buffers()->Get(index)->workspace();
+}
+
+size_t capm_workspace_count(const capm_manifest *m, size_t entry) {
+  size_t count = 0;
+  const coreai::fb::Entry *e = entryAt(m, entry);
+  if (e && e->buffers())
+    for (const coreai::fb::Buffer *b : *e->buffers())
+      count += b->workspace() ? 1 : 0;
+  return count;
+}
+
+capm_status capm_get_workspace(const capm_manifest *m, size_t entry,
+                               size_t index, capm_buffer *out,
+                               size_t *buffer) {
+  const coreai::fb::Entry *e = entryAt(m, entry);
+  if (!e || !e->buffers())
+    return CAPM_NOT_FOUND;
+  for (size_t b = 0; b < e->buffers()->size(); ++b) {
+    if (!e->buffers()->Get(b)->workspace())
+      continue;
+    if (index-- > 0)
+      continue;
+    if (buffer)
+      *buffer = b;
+    return capm_get_buffer(m, entry, b, out);
+  }
+  return CAPM_NOT_FOUND;
+}
+
 size_t capm_parametric_count(const capm_manifest *m) {
   return m->root->parametric() ? m->root->parametric()->size() : 0;
 }

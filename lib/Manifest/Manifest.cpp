@@ -52,6 +52,9 @@ std::optional<PlannedEntry> instantiate(const Manifest &manifest,
       borrowingLowerBound(entry.problem, entry.outputBins);
   entry.plan.algorithm = "parametric";
   entry.origins.assign(entry.problem.buffers.size(), BufferOrigin());
+  for (size_t b = 0; b < parametric.plan.buffers.size(); ++b)
+    if (parametric.plan.buffers[b].workspace)
+      entry.workspaces.push_back(b);
   // Names from an instance of the same piece, else from an entry whose
   // buffers live as the piece's do (pieces may have op orders of their
   // own, and buffer ids follow the order).

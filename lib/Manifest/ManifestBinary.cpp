@@ -41,7 +41,7 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
         origin.location.c_str(), e.plan.offsets[i], b.size, b.alignment,
         b.start, b.end, origin.viewCount,
         output < 0 ? fb::Region::Heap : fb::Region::Output,
-        output < 0 ? 0 : output));
+        output < 0 ? 0 : output, e.isWorkspace(i)));
   }
   std::vector<flatbuffers::Offset<fb::BorrowedOutput>> borrowed;
   for (const OutputBin &bin : e.outputBins)
@@ -73,7 +73,7 @@ writeParametric(flatbuffers::FlatBufferBuilder &fbb,
     buffers.push_back(fb::CreateParametricBufferDirect(
         fbb, b.id.c_str(), b.start, b.end, b.alignment, &b.size.coefficients,
         &b.below, b.bin < 0 ? fb::Region::Heap : fb::Region::Output,
-        b.bin < 0 ? 0 : p.plan.bins[b.bin].output));
+        b.bin < 0 ? 0 : p.plan.bins[b.bin].output, b.workspace));
   std::vector<flatbuffers::Offset<fb::ParametricOutput>> borrowed;
   for (const ParametricBin &bin : p.plan.bins)
     borrowed.push_back(fb::CreateParametricOutputDirect(
@@ -150,6 +150,8 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
           {str(b->value()), str(b->op()), str(b->location()), b->view_count()});
       e.plan.offsets.push_back(b->offset());
       regions.push_back({int64_t(b->region()), b->region_index()});
+      if (b->workspace())
+        e.workspaces.push_back(e.problem.buffers.size() - 1);
     }
   }
   if (const auto *borrowed = in.borrowed_outputs())
@@ -193,7 +195,7 @@ llvm::Expected<ManifestParametric> readParametric(const fb::Parametric &in,
     for (const fb::ParametricBuffer *b : *buffers) {
       p.plan.buffers.push_back({str(b->id()), b->start(), b->end(),
                                 b->alignment(), SizeExpr{vec(b->size())},
-                                vec(b->below()), -1});
+                                vec(b->below()), -1, b->workspace()});
       regions.push_back({int64_t(b->region()), b->region_index()});
     }
   if (const auto *borrowed = in.borrowed_outputs())

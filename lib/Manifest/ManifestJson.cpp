@@ -29,6 +29,7 @@ json::Value bufferToJson(const PlannedEntry &e, size_t i) {
       {"view_count", origin.viewCount},
       {"region", e.borrowedOutput(i) < 0 ? "heap" : "output"},
       {"region_index", std::max<int64_t>(0, e.borrowedOutput(i))},
+      {"workspace", e.isWorkspace(i)},
   };
 }
 
@@ -117,6 +118,7 @@ json::Value parametricToJson(const ManifestParametric &p) {
         {"below", b.below},
         {"region", b.bin < 0 ? "heap" : "output"},
         {"region_index", b.bin < 0 ? 0 : p.plan.bins[b.bin].output},
+        {"workspace", b.workspace},
     });
   json::Array borrowed;
   for (const ParametricBin &bin : p.plan.bins)
@@ -180,13 +182,17 @@ static bool readBuffer(const json::Value &value, PlannedEntry &e,
   BufferOrigin origin;
   int64_t offset = 0;
   detail::RecordedRegion region;
+  bool workspace = false; // optional: absent before workspaces
   if (!(o && o.map("id", b.id) && o.map("value", origin.value) &&
         o.map("op", origin.op) && o.map("location", origin.location) &&
         o.map("offset", offset) && o.map("size", b.size) &&
         o.map("alignment", b.alignment) && o.map("start", b.start) &&
         o.map("end", b.end) && o.map("view_count", origin.viewCount) &&
+        o.mapOptional("workspace", workspace) &&
         readRegion(o, value, path, region)))
     return false;
+  if (workspace)
+    e.workspaces.push_back(e.problem.buffers.size());
   e.problem.buffers.push_back(std::move(b));
   e.origins.push_back(std::move(origin));
   e.plan.offsets.push_back(offset);
@@ -336,7 +342,8 @@ static bool readParametricBuffer(const json::Value &value, ParametricBuffer &b,
   if (!(o && o.map("id", b.id) && o.map("start", b.start) &&
         o.map("end", b.end) && o.map("alignment", b.alignment) &&
         o.map("size", b.size.coefficients) && o.map("below", b.below) &&
-        o.map("region", kind) && o.map("region_index", region.index)))
+        o.map("region", kind) && o.map("region_index", region.index) &&
+        o.mapOptional("workspace", b.workspace)))
     return false;
   if (kind != "heap" && kind != "output") {
     path.field("region").report("expected \"heap\" or \"output\"");

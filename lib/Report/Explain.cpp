@@ -95,6 +95,36 @@ void explainPeakKernel(llvm::raw_ostream &os, const PlannedEntry &entry,
                         values.size() - shownKernelValues);
 }
 
+/// The kernels' workspaces, apart from the values: how many, their bytes,
+/// how much of the peak they are, the largest (docs/WORKSPACE.md).
+void explainWorkspace(llvm::raw_ostream &os, const PlannedEntry &entry,
+                      const Peak &peak) {
+  if (entry.workspaces.empty())
+    return;
+  int64_t atPeak = 0, lent = 0;
+  for (size_t index : peak.buffers)
+    if (entry.isWorkspace(index))
+      atPeak += entry.problem.buffers[index].size;
+  std::optional<size_t> largest;
+  for (int64_t b : entry.workspaces) {
+    if (entry.borrowedOutput(b) >= 0)
+      ++lent;
+    if (!largest ||
+        entry.problem.buffers[b].size > entry.problem.buffers[*largest].size)
+      largest = b;
+  }
+  os << llvm::formatv("  workspace: kernel scratch at {0} step{1} ({2} "
+                      "bytes over time, {3} in lent outputs), {4} bytes of it "
+                      "live at the peak; the largest {5} bytes for {6} at "
+                      "{7}\n",
+                      entry.workspaces.size(),
+                      entry.workspaces.size() == 1 ? "" : "s",
+                      entry.workspaceBytes(), lent, atPeak,
+                      entry.problem.buffers[*largest].size,
+                      entry.origins[*largest].op,
+                      entry.origins[*largest].location);
+}
+
 /// Which lower bound the plan was measured against, what it bounds, and
 /// why the heap is or is not proven minimal (docs/SOLVERS.md, "Bounds").
 void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -189,6 +219,7 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
     for (const std::string &line : describeLiveAt(entry, regions, peak.time))
       os << "    " << line << "\n";
   }
+  explainWorkspace(os, entry, peak);
   explainFusion(os, entry);
   explainPeakKernel(os, entry, born);
 }

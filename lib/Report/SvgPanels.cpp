@@ -192,7 +192,9 @@ std::string PanelWriter::bufferTitle(size_t b, const Region &region) const {
   const Buffer &buffer = entry.problem.buffers[b];
   const BufferOrigin *origin =
       b < entry.origins.size() ? &entry.origins[b] : nullptr;
-  return llvm::formatv("{0} = {1}\n{2} bytes at offset {3} in {4}\nlive "
+  // A workspace holds no value: the kernel's scratch (docs/WORKSPACE.md).
+  std::string what = entry.isWorkspace(b) ? "workspace of " : "";
+  return llvm::formatv("{0} = {8}{1}\n{2} bytes at offset {3} in {4}\nlive "
                        "[{5}, {6})\n{7}",
                        origin ? origin->value : buffer.id,
                        origin ? origin->op : "", buffer.size,
@@ -200,7 +202,7 @@ std::string PanelWriter::bufferTitle(size_t b, const Region &region) const {
                        region.kind == Region::Kind::Heap ? "the heap"
                                                          : region.name(),
                        buffer.start,
-                       buffer.end, origin ? origin->location : "");
+                       buffer.end, origin ? origin->location : "", what);
 }
 
 std::string
@@ -237,7 +239,10 @@ void PanelWriter::writeBuffers(const Region &region, const Frame &frame) {
     }
     std::string data =
         options.indices ? llvm::formatv(" data-b=\"{0}\"", b).str() : "";
-    writeRect(x0, x1, y0, y1, "buf", colourFor(op), bufferTitle(b, region),
+    // Workspaces apart from values: their own class and one grey.
+    bool workspace = entry.isWorkspace(b);
+    writeRect(x0, x1, y0, y1, workspace ? "buf ws" : "buf",
+              workspace ? "#9e9e9e" : colourFor(op), bufferTitle(b, region),
               data);
   }
   for (const auto &[at, c] : cells)

@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -33,7 +34,7 @@ static bool fromJSON(const json::Value &value, Target &target,
                      json::Path path) {
   json::ObjectMapper o(value, path);
   // heap_limit is null or absent for an unlimited heap.
-  std::optional<int64_t> heapLimit;
+  std::optional<int64_t> heapLimit, maxHeapBytes, maxBufferBytes, splitK;
   if (!(o && o.map("name", target.name) &&
         o.mapOptional("description", target.description) &&
         o.map("alignment", target.alignment) &&
@@ -42,9 +43,26 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.map("outputs_bound_before_call", target.outputsBoundBeforeCall) &&
         o.map("state_bound_before_call", target.stateBoundBeforeCall) &&
         o.mapOptional("outputs_borrowable", target.outputsBorrowable) &&
-        o.mapOptional("fusion", target.fusionPatterns)))
+        o.mapOptional("fusion", target.fusionPatterns) &&
+        o.mapOptional("max_heap_bytes", maxHeapBytes) &&
+        o.mapOptional("max_buffer_bytes", maxBufferBytes) &&
+        o.mapOptional("split_k", splitK)))
     return false;
-  target.heapLimit = heapLimit.value_or(0);
+  if (heapLimit && maxHeapBytes && *heapLimit != *maxHeapBytes) {
+    path.field("max_heap_bytes").report("differs from heap_limit");
+    return false;
+  }
+  target.heapLimit = maxHeapBytes.value_or(heapLimit.value_or(0));
+  target.maxBufferBytes = maxBufferBytes.value_or(0);
+  target.workspace.splitK = splitK.value_or(1);
+  if (target.maxBufferBytes < 0) {
+    path.field("max_buffer_bytes").report("must not be negative");
+    return false;
+  }
+  if (target.workspace.splitK < 1) {
+    path.field("split_k").report("must be at least 1");
+    return false;
+  }
   if (!isValidAlignment(target.alignment)) {
     path.field("alignment").report("must be a positive power of two");
     return false;
@@ -71,6 +89,70 @@ static bool fromJSON(const json::Value &value, Target &target,
   return true;
 }
 
+/// The "workspace" list, read apart from the mapper so that a bad
+/// expression is reported as `workspace[i].bytes: what at column N`.
+static llvm::Error parseWorkspaceRules(const json::Value &value,
+                                       WorkspaceRules &rules,
+                                       llvm::StringRef source) {
+  const json::Object *object = value.getAsObject();
+  const json::Value *list = object ? object->get("workspace") : nullptr;
+  if (!list)
+    return llvm::Error::success();
+  const json::Array *array = list->getAsArray();
+  if (!array)
+    return targetError(source, "workspace: must be a list of rules");
+  for (size_t i = 0; i < array->size(); ++i) {
+    std::string where = llvm::formatv("workspace[{0}]", i).str();
+    const json::Object *entry = (*array)[i].getAsObject();
+    if (!entry)
+      return targetError(source, where + ": must be an object");
+    for (const auto &field : *entry)
+      if (!llvm::is_contained({"op", "class", "bytes", "alignment", "doc"},
+                              llvm::StringRef(field.first)))
+        return targetError(source, where + "." + field.first.str() +
+                                       ": unknown field (known: op, class, "
+                                       "bytes, alignment, doc)");
+    WorkspaceRule rule;
+    std::optional<llvm::StringRef> op = entry->getString("op");
+    std::optional<llvm::StringRef> opClass = entry->getString("class");
+    if (bool(op) == bool(opClass))
+      return targetError(source, where + ": give exactly one of 'op' (an ATen "
+                                         "op, aten.NAME[.OVERLOAD]) and "
+                                         "'class'");
+    if (op && !op->starts_with("aten."))
+      return targetError(source, where + ".op: '" + *op +
+                                     "' is not an ATen op (aten.NAME or "
+                                     "aten.NAME.OVERLOAD)");
+    if (opClass && !llvm::is_contained(workspaceOpClasses(), *opClass))
+      return targetError(source, where + ".class: unknown op class '" +
+                                     *opClass + "' (known: " +
+                                     llvm::join(workspaceOpClasses(), ", ") +
+                                     ")");
+    rule.op = op.value_or("").str();
+    rule.opClass = opClass.value_or("").str();
+    std::optional<llvm::StringRef> bytes = entry->getString("bytes");
+    if (!bytes)
+      return targetError(source, where + ".bytes: missing (an expression, "
+                                         "docs/WORKSPACE.md)");
+    rule.bytesText = bytes->str();
+    llvm::Expected<WorkspaceExpr> expr = parseWorkspaceExpr(*bytes);
+    if (!expr)
+      return targetError(source,
+                         where + ".bytes: " + llvm::toString(expr.takeError()));
+    rule.bytes = *expr;
+    if (const json::Value *alignment = entry->get("alignment")) {
+      std::optional<int64_t> number = alignment->getAsInteger();
+      if (!number || !isValidAlignment(*number))
+        return targetError(source, where + ".alignment: must be a positive "
+                                           "power of two");
+      rule.alignment = *number;
+    }
+    rule.doc = entry->getString("doc").value_or("").str();
+    rules.rules.push_back(std::move(rule));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Target> parseTarget(llvm::StringRef text,
                                    llvm::StringRef source) {
   llvm::Expected<json::Value> value = json::parse(text);
@@ -82,6 +164,9 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text,
   if (!fromJSON(*value, target, root))
     return targetError(source, "invalid target description: " +
                                    llvm::toString(root.getError()));
+  if (llvm::Error error =
+          parseWorkspaceRules(*value, target.workspace, source))
+    return llvm::Expected<Target>(std::move(error));
   return target;
 }
 

@@ -126,8 +126,15 @@ private:
     if (!planned)
       return planned.takeError();
     const PlannedEntry &e = (*planned)->planned;
+    // A buffer (a value or a workspace) above the target's largest one
+    // cannot be allocated whatever the heap (docs/WORKSPACE.md).
+    int64_t largest = request.target.maxBufferBytes;
+    bool buffersFit = largest == 0 || llvm::all_of(e.problem.buffers,
+                                                   [&](const Buffer &b) {
+                                                     return b.size <= largest;
+                                                   });
     FitPoint point{e.chunk, e.plan.heap, e.plan.lowerBound, e.plan.optimal,
-                   e.plan.heap <= budget};
+                   e.plan.heap <= budget && buffersFit};
     EntryFit &fit = fitOf(e.entry);
     fit.planned.push_back(point);
     ++fit.candidates;
@@ -212,7 +219,9 @@ private:
 
 llvm::Expected<BundleFit> fitBundle(PlanRequest request, int64_t budget,
                                     bool range, PlanObserver *observer) {
+  // Over the limits is a "does not fit" answer here, not an error.
   request.options.maxHeap = 0;
+  request.options.maxBuffer = 0;
   Fitter fitter(request, budget, observer);
   if (llvm::Error error = fitter.run(range))
     return error;

@@ -358,7 +358,10 @@ llvm::Error ParametricPlanner::fitExpressions(Part &part, int64_t lo,
       return bad(lo, "the size of buffer " + b.id +
                          " is not a polynomial of degree at most two in " +
                          job.chunkSymbol);
-    part.buffers.push_back({b.id, b.start, b.end, b.alignment, *size, {}, -1});
+    bool workspace = llvm::any_of(
+        ref.workspaces, [&](const auto &w) { return w.buffer == i; });
+    part.buffers.push_back(
+        {b.id, b.start, b.end, b.alignment, *size, {}, -1, workspace});
   }
   for (size_t k = 0; k < binCount; ++k) {
     const OutputBin &bin = ref.bins[k];

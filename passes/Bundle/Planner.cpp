@@ -95,6 +95,9 @@ FunctionPlanOptions planOptionsFor(const Target &target,
   options.solve = solve;
 #define COREAI_TARGET_DEFAULT(MEMBER, VALUE) options.MEMBER = VALUE;
 #include "coreai-plan/Passes/PlanningOptions.inc"
+  if (options.liveness.workspace)
+    options.liveness.workspaceRules =
+        std::make_shared<const WorkspaceRules>(target.workspace);
   return options;
 }
 

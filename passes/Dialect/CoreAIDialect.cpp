@@ -92,7 +92,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                std::optional<int64_t> borrowedBytes,
                                BoolAttr reordered,
                                std::optional<int64_t> kernels,
-                               std::optional<int64_t> fusedBytes) {
+                               std::optional<int64_t> fusedBytes,
+                               std::optional<int64_t> workspaceBytes) {
   for (auto [field, value] :
        {std::pair<StringRef, int64_t>{"heap", heap},
         {"lower_bound", lowerBound},
@@ -100,7 +101,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         {"in_place_saved", inPlaceSaved.value_or(0)},
         {"borrowed_bytes", borrowedBytes.value_or(0)},
         {"kernels", kernels.value_or(0)},
-        {"fused_bytes", fusedBytes.value_or(0)}})
+        {"fused_bytes", fusedBytes.value_or(0)},
+        {"workspace_bytes", workspaceBytes.value_or(0)}})
     if (failed(checkNotNegative(emitError, field, value)))
       return failure();
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0)

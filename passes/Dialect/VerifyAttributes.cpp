@@ -107,6 +107,31 @@ LogicalResult checkPlacements(Operation *op, Attribute value) {
   return success();
 }
 
+/// `coreai.workspace`: the scratch the op's kernel (the op, or the fused
+/// kernel it ends) uses while it runs, at an offset of the heap
+/// (#coreai.heap) or of an output lent as scratch (#coreai.lent); never in
+/// place over an operand (docs/WORKSPACE.md).
+LogicalResult checkWorkspace(Operation *op, Attribute value) {
+  std::optional<Placement> placement = placementFrom(value);
+  if (!placement || (placement->kind != Placement::Kind::Heap &&
+                     placement->kind != Placement::Kind::Lent))
+    return op->emitError("'coreai.workspace' must be #coreai.heap or "
+                         "#coreai.lent, got ")
+           << value;
+  auto fail = [&] { return op->emitError("'coreai.workspace' "); };
+  if (placement->inPlaceOperand)
+    return fail() << "cannot be in place: a workspace is written by its op "
+                     "while it reads its operands";
+  if (placement->size <= 0)
+    return fail() << "must have a positive size, got " << placement->size;
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (placement->kind == Placement::Kind::Lent && func &&
+      placement->output >= int64_t(func.getNumResults()))
+    return fail() << "names output " << placement->output << " of a function "
+                  << "with " << func.getNumResults() << " results";
+  return success();
+}
+
 /// `coreai.kernel = N`: the op belongs to fused kernel N of its function.
 /// Only a function body's own ops are grouped (a kernel is a step of the
 /// function); contiguity is checked where kernels are read (Kernels.cpp).
@@ -207,6 +232,8 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
   StringRef name = named.getName().getValue();
   if (name == attr::placement)
     return checkPlacements(op, named.getValue());
+  if (name == attr::workspace)
+    return checkWorkspace(op, named.getValue());
   if (name == attr::plan)
     return expect<PlanAttr>(op, named, "a #coreai.plan");
   if (name == attr::kernel)

@@ -65,6 +65,23 @@ static int check_entry(const capm_manifest *m, size_t e, int print) {
       printf("%s %s %" PRId64 " offset %" PRId64 " size %" PRId64 "\n",
              b.value, region_name(b.region), b.region_index, b.offset, b.size);
   }
+  /* Workspaces are buffers too: each found among them by its index. */
+  for (size_t i = 0; i < capm_workspace_count(m, e); ++i) {
+    capm_buffer b;
+    size_t index;
+    if (capm_get_workspace(m, e, i, &b, &index) != CAPM_OK ||
+        !capm_buffer_is_workspace(m, e, index) || b.end <= b.start ||
+        b.size <= 0) {
+      fprintf(stderr, "workspace %zu: not a workspace buffer\n",
+              i);
+      return 2;
+    }
+    if (print)
+      printf("workspace %s of %s: %s %" PRId64 " offset %" PRId64
+             " size %" PRId64 " during [%" PRId64 ", %" PRId64 ")\n",
+             b.value, b.op, region_name(b.region), b.region_index, b.offset,
+             b.size, b.start, b.end);
+  }
   printf("entry %s S=%" PRId64 " heap %" PRId64 ": %zu in heap, %zu in "
          "outputs, %zu in state\n",
          capm_entry_name(m, e), capm_entry_chunk(m, e), heap, in_heap,

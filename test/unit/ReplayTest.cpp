@@ -39,13 +39,13 @@ struct Builder {
     std::vector<unsigned> overwritable = reads;
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
                              std::move(writes), std::move(overwritable),
-                             {}, {}, {}});
+                             {}, {}, {}, {}});
   }
   /// A step whose results may overwrite none of its reads (a matmul).
   void opaqueStep(std::string op, std::vector<unsigned> reads,
                   std::vector<unsigned> writes) {
     program.steps.push_back({std::move(op), "f.py:1:1", std::move(reads),
-                             std::move(writes), {}, {}, {}, {}});
+                             std::move(writes), {}, {}, {}, {}, {}});
   }
   std::string error() const { return coreai::violationOf(replay(program)); }
 };
@@ -199,4 +199,48 @@ TEST_CASE("a write into an operand under its own name needs a writable "
                              "caller does not let the function change"));
   b.program.storages[1].writable = true; // a state argument
   CHECK(b.error().empty());
+}
+
+TEST_CASE("a workspace is written by its step: never over a live value",
+          "[replay][workspace]") {
+  // %0 at [0, 16) written, then an op reading %0 writes %1 at [16, 32)
+  // with its workspace W; %0 is read again after it.
+  auto run = [](int64_t workspaceOffset) {
+    Builder b;
+    unsigned x = b.add("%0", 0, 0, 16);
+    unsigned y = b.add("%1", 0, 16, 16);
+    unsigned w = b.add("ws@1", 0, workspaceOffset, 16);
+    unsigned z = b.add("%2", 0, 48, 16);
+    b.opaqueStep("mm", {0}, {x});
+    b.opaqueStep("softmax", {x}, {y});
+    b.program.steps.back().scratch = {w};
+    b.opaqueStep("add", {x, y}, {z});
+    return b.error();
+  };
+  CHECK(run(32) == "");
+  CHECK(run(0) == "step 1 ('softmax' at f.py:1:1) uses ws@1 (heap bytes [0, "
+                  "16)) over bytes [0, 16) of %0 (heap bytes [0, 16)), which "
+                  "it reads: a kernel's workspace may share no byte with its "
+                  "operands or results");
+  CHECK(run(16) == "step 1 ('softmax' at f.py:1:1) uses ws@1 (heap bytes "
+                   "[16, 32)) over bytes [16, 32) of %1 (heap bytes [16, "
+                   "32)), which it writes: a kernel's workspace may share no "
+                   "byte with its operands or results");
+}
+
+TEST_CASE("a workspace clobbers a value live across its step",
+          "[replay][workspace]") {
+  Builder b;
+  unsigned x = b.add("%0", 0, 0, 16);
+  unsigned y = b.add("%1", 0, 16, 16);
+  unsigned w = b.add("ws@2", 0, 0, 16); // over %0, which it does not read
+  unsigned z = b.add("%2", 0, 32, 16);
+  b.opaqueStep("mm", {0}, {x});
+  b.opaqueStep("mm", {0}, {y});
+  b.opaqueStep("mean", {y}, {z});
+  b.program.steps.back().scratch = {w};
+  b.opaqueStep("add", {x, z}, {});
+  CHECK(b.error() == "step 3 ('add' at f.py:1:1) reads %0 (heap bytes [0, "
+                     "16)), but bytes [0, 16) hold ws@2, written at step 2 "
+                     "('mean' at f.py:1:1)");
 }

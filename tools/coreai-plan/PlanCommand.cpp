@@ -223,6 +223,10 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"kernels", int64_t(e.kernels.size())},
         {"fused_values", e.fusedValues()},
         {"fused_bytes", e.fusedBytes()},
+        // The kernels' workspaces (docs/WORKSPACE.md), part of the heap
+        // (or of lent outputs) above.
+        {"workspaces", int64_t(e.workspaces.size())},
+        {"workspace_bytes", e.workspaceBytes()},
     });
   }
   llvm::json::Array parametric;

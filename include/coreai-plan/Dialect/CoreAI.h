@@ -26,6 +26,7 @@ namespace coreai {
 namespace attr {
 inline constexpr llvm::StringLiteral placement = "coreai.placement";
 inline constexpr llvm::StringLiteral plan = "coreai.plan";
+inline constexpr llvm::StringLiteral workspace = "coreai.workspace";
 inline constexpr llvm::StringLiteral planTarget = "coreai.plan.target";
 inline constexpr llvm::StringLiteral planHeap = "coreai.plan.heap";
 inline constexpr llvm::StringLiteral kernel = "coreai.kernel";

@@ -19,7 +19,10 @@ def CoreAI_Dialect : Dialect {
   let description = [{
     The planner writes one placement per result of every op it planned
     (`coreai.placement`, an array with one entry per result) and one plan
-    summary per function (`coreai.plan`). A fused kernel is the run of
+    summary per function (`coreai.plan`). An op whose kernel needs scratch
+    of its own (the target's workspace rules, docs/WORKSPACE.md) carries
+    `coreai.workspace`, a `#coreai.heap` or `#coreai.lent` placement of
+    bytes live only while that op (or the fused kernel it ends) runs. A fused kernel is the run of
     top-level ops carrying the same `coreai.kernel = N : i64` (written by a
     compiler upstream, or by coreai-fuse-kernels from the target's rules). The exporter's conventions
     (`coreai.args`, `coreai.kind`, `coreai.sym_shape(s)`,
@@ -123,7 +126,8 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
     (bytes of scratch lent by outputs) and `reordered` (whether the op order
     was changed) where those techniques were on; `kernels` (fused kernels
     of two or more ops) and `fused_bytes` (bytes of the values that stay
-    inside them) where the function has kernels.
+    inside them) where the function has kernels; `workspace_bytes` (the
+    bytes of every kernel's workspace, docs/WORKSPACE.md) where it has any.
   }];
   let parameters = (ins "int64_t":$heap, "int64_t":$lower_bound,
                         "int64_t":$alignment, "int64_t":$buffers,
@@ -133,7 +137,8 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
                         OptionalParameter<"std::optional<int64_t>">:$borrowed_bytes,
                         OptionalParameter<"mlir::BoolAttr">:$reordered,
                         OptionalParameter<"std::optional<int64_t>">:$kernels,
-                        OptionalParameter<"std::optional<int64_t>">:$fused_bytes);
+                        OptionalParameter<"std::optional<int64_t>">:$fused_bytes,
+                        OptionalParameter<"std::optional<int64_t>">:$workspace_bytes);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

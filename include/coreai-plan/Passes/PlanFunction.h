@@ -12,10 +12,12 @@
 #include "coreai-plan/Entry.h"
 #include "coreai-plan/Options.h"
 #include "coreai-plan/Solve/Solve.h"
+#include "coreai-plan/Target/Workspace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <memory>
 #include <optional>
 
 namespace coreai {
@@ -26,6 +28,10 @@ namespace coreai {
 struct LivenessOptions {
 #define COREAI_LIVENESS_FIELD(TYPE, NAME, DEFAULT) TYPE NAME = DEFAULT;
 #include "coreai-plan/Passes/PlanningOptions.inc"
+  /// The target's workspace rules (planOptionsFor sets them): with
+  /// `workspace` on, each op they cover gets a workspace buffer. Shared,
+  /// not copied, by the many copies of the options planning makes.
+  std::shared_ptr<const WorkspaceRules> workspaceRules;
 };
 
 /// The buffers of one function and, per buffer, the values that live in it:
@@ -56,6 +62,15 @@ struct FunctionBuffers {
   };
   std::vector<Fused> fused;
   int64_t fusedBytes = 0;
+  /// The kernels' workspaces (docs/WORKSPACE.md): buffers of the problem
+  /// with no value (values[buffer] empty, owners[buffer] 0), each live only
+  /// during the step of `op` (an op, or the last op of a fused kernel),
+  /// which carries its `coreai.workspace`.
+  struct Workspace {
+    size_t buffer;
+    mlir::Operation *op;
+  };
+  std::vector<Workspace> workspaces;
   /// Kernels of two or more ops in the function (coreai.kernel).
   size_t kernels = 0;
 };

@@ -47,6 +47,9 @@ def NoBorrowOutputs : ReuseOffSwitch<"noBorrowOutputs", "no-borrow-outputs",
 def NoFusion : ReuseOffSwitch<"noFusion", "no-fusion",
     "Plan every op's result as a buffer even where the target's rules fuse "
     "ops into one kernel (kernels the input marks are still honoured)">;
+def NoWorkspace : ReuseOffSwitch<"noWorkspace", "no-workspace",
+    "Plan no kernel workspace even where the target's rules say its kernels "
+    "need scratch (for runtimes whose kernels bring their own)">;
 // One planning option.
 //   group:   where the field lives in coreai::FunctionPlanOptions:
 //            "liveness" (LivenessOptions), "solve" (SolveOptions) or ""
@@ -130,9 +133,17 @@ defvar CoreAIPlanningOptionList = [
       "Fuse the attention math (q k^T, scale and mask, softmax, times v) "
       "into one kernel",
       target = "target.fuses(\"attention\")", off = NoFusion>,
+  PlanningOption<"liveness", "workspace", "workspace", "bool", "false",
+      "Plan the scratch each kernel needs (the target's workspace rules, "
+      "docs/WORKSPACE.md) as a buffer live while it runs",
+      target = "!target.workspace.empty()", off = NoWorkspace>,
   PlanningOption<"", "maxHeap", "max-heap", "int64_t", "0",
       "Fail when a function's heap exceeds N bytes (0: no limit)",
       target = "target.heapLimit">,
+  PlanningOption<"", "maxBuffer", "max-buffer", "int64_t", "0",
+      "Fail when one buffer (a value or a workspace) exceeds N bytes (0: no "
+      "limit)",
+      target = "target.maxBufferBytes">,
   PlanningOption<"solve", "timeLimitMs", "time-limit-ms", "int64_t",
       "::coreai::defaultTimeLimitMs",
       "Cap on the search per function (ms); it stops earlier once the heap "

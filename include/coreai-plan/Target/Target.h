@@ -7,6 +7,8 @@
 #ifndef COREAI_PLAN_TARGET_H
 #define COREAI_PLAN_TARGET_H
 
+#include "coreai-plan/Target/Workspace.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -21,7 +23,8 @@ struct Target {
   std::string description;
   /// Every buffer offset in the heap is a multiple of this (power of two).
   int64_t alignment = 1;
-  /// Largest scratch heap the runtime can allocate, 0 when unlimited.
+  /// Largest scratch heap the runtime can allocate, workspace included, 0
+  /// when unlimited: `max_heap_bytes` (or its older name `heap_limit`).
   int64_t heapLimit = 0;
   /// Op classes the runtime runs in place (output over a dying operand):
   /// "elementwise", "softmax" (docs/LIVENESS.md says which ops each holds).
@@ -38,6 +41,12 @@ struct Target {
   /// values take no memory: "elementwise", "reduction", "cast",
   /// "attention" (docs/FUSION.md says what each fuses). Empty: none.
   std::vector<std::string> fusionPatterns;
+  /// The scratch the runtime's kernels take from the heap, per op
+  /// (docs/WORKSPACE.md). Empty: its kernels bring their own.
+  WorkspaceRules workspace;
+  /// Largest single buffer (value or workspace) the runtime can allocate
+  /// (Metal's maxBufferLength), 0 when unlimited.
+  int64_t maxBufferBytes = 0;
 
   bool runsInPlace(llvm::StringRef opClass) const;
   bool fuses(llvm::StringRef pattern) const;

@@ -84,6 +84,22 @@ size_t capm_buffer_count(const capm_manifest *manifest, size_t entry);
 capm_status capm_get_buffer(const capm_manifest *manifest, size_t entry,
                             size_t index, capm_buffer *out);
 
+/* The kernels' workspaces of one entry (docs/WORKSPACE.md): scratch an op's
+ * kernel uses only while it runs, planned like a buffer (in the heap or
+ * borrowed in an output) and counted among capm_buffer_count's buffers.
+ * `index` < capm_workspace_count; *out describes it as a buffer (`value`
+ * its id, `op` the op whose kernel uses it, live on [start, end): that op
+ * or the fused kernel it ends), *buffer (when not NULL) its index for
+ * capm_get_buffer. */
+size_t capm_workspace_count(const capm_manifest *manifest, size_t entry);
+capm_status capm_get_workspace(const capm_manifest *manifest, size_t entry,
+                               size_t index, capm_buffer *out,
+                               size_t *buffer);
+/* Whether buffer `index` of the entry is a workspace (0 or 1; 0 when there
+ * is no such buffer). */
+int capm_buffer_is_workspace(const capm_manifest *manifest, size_t entry,
+                             size_t index);
+
 /* Parametric plans: an entry point planned once for every integer S in a
  * range, in one or more pieces with disjoint ranges. Sizes are polynomials
  * in S, offsets aligned maxima over the buffers below (docs/PARAMETRIC.md);

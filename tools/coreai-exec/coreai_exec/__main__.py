@@ -29,10 +29,12 @@ def parse_arguments(argv):
                         help="initial KV cache (and other float state): zero or random at the weights' scale")
     parser.add_argument("--start-position", type=int, default=0,
                         help="cache_position starts here (integer state starts here too)")
-    parser.add_argument("--corrupt", choices=["zero", "overlap", "kernel-output-over-input", "fused-read-outside"],
+    parser.add_argument("--corrupt", choices=["zero", "overlap", "kernel-output-over-input", "fused-read-outside",
+                                              "workspace-over-live"],
                         help="negative control: break the plan first (every offset 0; two live buffers overlapping; "
                              "a fused kernel's result over an input it reads later; a value read outside its "
-                             "kernel marked as kept inside it)")
+                             "kernel marked as kept inside it; a kernel's workspace moved onto a value live across "
+                             "its op)")
     parser.add_argument("--no-deterministic", action="store_true",
                         help="do not ask torch for deterministic kernels")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")

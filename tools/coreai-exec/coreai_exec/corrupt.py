@@ -15,6 +15,10 @@ one does, else after the kernel), so the kernel clobbers its own input;
 (or the function returns) as kept inside it, `#coreai.fused<kernel = N>`.
 Where the function has no kernel, or none to plant the fault in, they say so
 (exit 1).
+
+`workspace-over-live` moves a kernel's workspace (`coreai.workspace`) onto
+a planned buffer live across its op; the executor scribbles random bytes
+over every workspace right before and after its op, so the value changes.
 """
 
 import dataclasses
@@ -108,6 +112,8 @@ def corrupt(function, mode):
         where = "" if a["region"] < 0 else " in output %d's storage" % a["region"]
         return ("buffer %s (%d bytes) moved from offset %d onto %s at %d%s, which is read after it is written"
                 % (b["name"], b["size"], b["offset"], a["name"], a["offset"], where))
+    if mode == "workspace-over-live":
+        return workspace_over_live(function, buffers)
     if mode in KERNEL_MODES:
         kernels = kernels_of(function)
         if not kernels:
@@ -229,6 +235,41 @@ def fused_read_outside(function, kernels):
               else "the return")
     return ("kernel %d's result %s (%s), placed #coreai.%s, marked #coreai.fused<kernel = %d>, but %s reads it "
             "outside the kernel" % (kernel, op.results[j], _where(op), was, kernel, reader))
+
+
+def workspace_over_live(function, buffers):
+    """A kernel's workspace (`coreai.workspace`) moved onto a planned buffer
+    of the same storage that is live across the workspace's step (written
+    before it, read after it): the executor's scribbles then change that
+    value. The buffer read longest after the step first (its change reaches
+    the most), then the most shared bytes."""
+    ops = function.ops
+    best = None
+    for index, op in enumerate(ops):
+        workspace = op.workspace
+        if workspace is None:
+            continue
+        first = last = index
+        while op.kernel is not None and first > 0 and ops[first - 1].kernel == op.kernel:
+            first -= 1
+        region = workspace.output if workspace.kind == "lent" else -1
+        for a in buffers:
+            if a["region"] != region or not (a["first"] < first and a["last"] > last):
+                continue
+            if a["offset"] + workspace.size > _region_size(function, region):
+                continue
+            rank = (a["last"] - last, min(a["size"], workspace.size))
+            if best is None or rank > best[0]:
+                best = (rank, op, a)
+    if best is None:
+        raise InputError("@%s: no kernel workspace has a planned buffer live across its op in its storage: nowhere "
+                         "to plant 'workspace-over-live'" % function.name)
+    _, op, a = best
+    was = op.workspace.offset
+    op.attrs["coreai.workspace"] = dataclasses.replace(op.workspace, offset=a["offset"])
+    where = "" if a["region"] < 0 else " in output %d's storage" % a["region"]
+    return ("the workspace of %s (%s; %d bytes) moved from offset %d onto %s at %d%s, which is live across it"
+            % (op.name, op.position, op.workspace.size, was, a["name"], a["offset"], where))
 
 
 KERNEL_MODES = {"kernel-output-over-input": kernel_output_over_input, "fused-read-outside": fused_read_outside}

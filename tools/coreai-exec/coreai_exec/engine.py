@@ -125,6 +125,7 @@ class Stats:
         self.ops = self.into_slot = self.copied = self.views = self.in_place = self.in_place_ops = 0
         self.output_placed = self.state_placed = self.borrowed = 0
         self.kernels = self.kernel_ops = self.fused = self.fused_bytes = 0  # fused kernels, their ops, values kept inside
+        self.workspaces = 0  # workspace scribbles (two per step with workspace)
 
     def as_dict(self):
         return dict(self.__dict__)
@@ -148,6 +149,7 @@ class Execution:
         self.fused = {}  # value kept inside a kernel -> (kernel, the op that made it, the fused value it views)
         self.kernel_regions = []  # the running kernel's private tensors, their guards checked at its end
         self.kernel_operands = []  # the running kernel's operands from outside it: (name, tensor)
+        self.noise = torch.Generator().manual_seed(0x5eed)  # workspace scribbles, the same every run
 
     # -- storage --------------------------------------------------------
     def region(self, name, size):
@@ -251,6 +253,7 @@ class Execution:
         for name in function.returned:
             last_use[name] = len(function.ops)
         kernel = None  # the fused kernel running
+        steps = self.workspace_steps() if self.planned else {}
         for index, op in enumerate(function.ops):
             try:
                 if self.planned:
@@ -259,7 +262,10 @@ class Execution:
                         kernel = op.kernel
                         self.begin_kernel(kernel, index, env)
                     self.check_fused_reads(op, op.operands)
+                    self.scribble(steps.get(("first", index), ()))
                 self.step(op, env)
+                if self.planned:
+                    self.scribble(steps.get(("last", index), ()))
             except (PlanError, InputError, aten.UnsupportedOp):
                 raise
             except Exception as e:  # a kernel refused its inputs
@@ -283,6 +289,43 @@ class Execution:
                 if not region.guards_intact():
                     raise PlanError("bytes outside %s were written" % region.name)
         return returned, finals
+
+    # -- kernel workspace -----------------------------------------------
+    def workspace_steps(self):
+        """The workspaces to scribble on: {("first", i): [...], ("last", j):
+        [...]} for each step (an op, or a fused kernel of ops i..j) whose op
+        carries `coreai.workspace`."""
+        steps, ops = {}, self.function.ops
+        for index, op in enumerate(ops):
+            if op.workspace is None:
+                continue
+            first = last = index
+            while op.kernel is not None and first > 0 and ops[first - 1].kernel == op.kernel:
+                first -= 1
+            while op.kernel is not None and last + 1 < len(ops) and ops[last + 1].kernel == op.kernel:
+                last += 1
+            entry = (op, op.workspace)
+            steps.setdefault(("first", first), []).append(entry)
+            steps.setdefault(("last", last), []).append(entry)
+        return steps
+
+    def scribble(self, workspaces):
+        """Fresh random bytes over each workspace: what a kernel's scratch
+        leaves behind, right before and right after its step, so that a
+        value sharing those bytes while live is changed (docs/WORKSPACE.md)."""
+        for op, placement in workspaces:
+            what = "the workspace of %s (%s)" % (op.name, op.position)
+            region = self.heap
+            if placement.kind == "lent":
+                region = self.output_region(self.placed_output(placement, what))
+            if placement.offset < 0 or placement.offset + placement.size > region.size:
+                raise PlanError("%s: bytes [%d, %d) are outside %s (%d bytes)"
+                                % (what, placement.offset, placement.offset + placement.size, region.name,
+                                   region.size))
+            start = region.guard + placement.offset
+            noise = torch.randint(0, 256, (placement.size,), dtype=torch.uint8, generator=self.noise)
+            region.bytes[start:start + placement.size] = noise.to(region.bytes.device)
+            self.stats.workspaces += 1
 
     # -- fused kernels --------------------------------------------------
     def begin_kernel(self, kernel, index, env):

@@ -119,6 +119,13 @@ class Op:
         placements = self.attrs.get("coreai.placement")
         return placements[j] if placements else NOWHERE
 
+    @property
+    def workspace(self):
+        """The scratch of the op's kernel (`coreai.workspace`, a heap or lent
+        Placement), or None: live while the op (or the fused kernel it ends)
+        runs (docs/WORKSPACE.md)."""
+        return self.attrs.get("coreai.workspace")
+
     def set_placement(self, j, placement):
         """Moves result j (negative controls break plans this way)."""
         placements = list(self.attrs.get("coreai.placement") or [NOWHERE] * len(self.results))
@@ -453,6 +460,12 @@ class _Parser:
             if old in op.attrs:
                 self.error("%s: '%s' is the old placement form: re-plan with this coreai-plan"
                            % (what, old), start)
+        if "coreai.workspace" in op.attrs:
+            workspace = self.placement(op.attrs["coreai.workspace"], "%s workspace" % what, start)
+            if workspace.kind not in ("heap", "lent") or workspace.in_place is not None:
+                self.error("%s: 'coreai.workspace' must be #coreai.heap or #coreai.lent, not in place" % what,
+                           start)
+            op.attrs["coreai.workspace"] = workspace
         entries = op.attrs.get("coreai.placement")
         if entries is None:
             return

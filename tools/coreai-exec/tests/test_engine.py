@@ -163,6 +163,21 @@ class Executor(unittest.TestCase):
         records = self.assert_refused(GOOD, 2, "", "mismatch", extra=["--corrupt", "overlap"])
         self.assertIn("buffer %1 (16 bytes) moved from offset 256 onto %0 at 0", records[0]["corrupted"])
 
+    def test_workspace_is_scribbled_around_its_op(self):
+        # neg (%2) with 16 bytes of workspace: free bytes [64, 80) are fine;
+        # over %0, which %4 reads after the neg, they change the result.
+        spare = dict(GOOD, p2=GOOD["p2"] + ", coreai.workspace = #coreai.heap<offset = 64, size = 16>")
+        status, records, text = self.execute(spare)
+        self.assertEqual(status, 0, text)
+        self.assertEqual(records[0]["stats"]["workspaces"], 2)  # before and after the op
+        over = dict(GOOD, p2=GOOD["p2"] + ", coreai.workspace = #coreai.heap<offset = 0, size = 16>")
+        self.assert_refused(over, 2, "result 1 (output) differs", "mismatch")
+        records = self.assert_refused(spare, 2, "", "mismatch", extra=["--corrupt", "workspace-over-live"])
+        self.assertIn("the workspace of torch.aten.neg (line 5; 16 bytes) moved from offset 64 onto %0 at 0",
+                      records[0]["corrupted"])
+        self.assert_refused(dict(GOOD, p2=GOOD["p2"] + ", coreai.workspace = #coreai.output<0>"), 1,
+                            "'coreai.workspace' must be #coreai.heap or #coreai.lent")
+
     def test_slot_outside_the_arena(self):
         bad = dict(GOOD, p1=GOOD["p1"].replace("256", "260"), p2=GOOD["p2"].replace("256", "260"))
         self.assert_refused(bad, 2, "bytes [260, 276) are outside the arena (272 bytes)", "failed")

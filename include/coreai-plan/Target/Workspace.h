@@ -1,0 +1,107 @@
+//===- Workspace.h - Kernel workspace rules of a target ---------*- C++ -*-===//
+//
+// A target's kernels may need scratch memory of their own (a softmax's row
+// maxima and sums, a split-K matmul's partial tiles). The target says how
+// many bytes per op as an expression over the op's shapes and arguments
+// (docs/WORKSPACE.md); this file parses those expressions when the target
+// is read and evaluates them for one op. No MLIR: passes/Workspace.cpp
+// describes each op as a WorkspaceOp.
+//
+// Grammar (integers only, evaluated in int64_t with overflow checks):
+//   expr    ::= cmp
+//   cmp     ::= sum [ ('<' | '<=' | '>' | '>=' | '==') sum ]   (1 or 0)
+//   sum     ::= product { ('+' | '-') product }
+//   product ::= unary { ('*' | '/') unary }                    (/ floors)
+//   unary   ::= '-' unary | atom
+//   atom    ::= INTEGER | '(' expr ')' | FUNC '(' expr ',' expr ')' | ref
+//   FUNC    ::= min | max | cdiv | align
+//   ref     ::= TENSOR '.' ( numel | bytes | rank | elem_size
+//                          | dim '(' expr ')' | shape '[' expr ']' )
+//             | elem_size | rows | reduced | arg.dim | split_k
+//   TENSOR  ::= out | outK | inK       (out = out0; K a result or operand)
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_TARGET_WORKSPACE_H
+#define COREAI_PLAN_TARGET_WORKSPACE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coreai {
+
+/// A parsed workspace expression (immutable, cheap to copy).
+class WorkspaceExpr {
+public:
+  struct Node;
+  WorkspaceExpr() = default;
+  explicit WorkspaceExpr(std::shared_ptr<const Node> root)
+      : root(std::move(root)) {}
+  bool empty() const { return !root; }
+  const Node *get() const { return root.get(); }
+
+private:
+  std::shared_ptr<const Node> root;
+};
+
+/// Parses `text`; errors say what is wrong and at which column (from 1).
+llvm::Expected<WorkspaceExpr> parseWorkspaceExpr(llvm::StringRef text);
+
+/// One tensor operand or result of an op, as the rules see it.
+struct WorkspaceTensor {
+  std::vector<int64_t> shape;
+  int64_t elementSize = 0;
+};
+
+/// One op, as the rules see it.
+struct WorkspaceOp {
+  std::string name; ///< "aten._softmax", for messages
+  std::vector<WorkspaceTensor> operands;
+  std::vector<WorkspaceTensor> results;
+  /// The op's dimension argument(s) (softmax's `dim`, a reduction's
+  /// `dim` list), as written (may be negative); empty when it has none.
+  std::vector<int64_t> dims;
+  /// The target's split-K factor (1 when it declares none).
+  int64_t splitK = 1;
+};
+
+/// Evaluates `expr` for `op`. Errors name what the op lacks (an operand, a
+/// dim argument, a dimension out of range) or an overflow.
+llvm::Expected<int64_t> evaluate(const WorkspaceExpr &expr,
+                                 const WorkspaceOp &op);
+
+/// One rule of targets/*.json's "workspace" list: the ops it applies to
+/// (an ATen op, `aten.NAME` any overload or `aten.NAME.OVERLOAD`, or an op
+/// class) and the bytes their kernel needs.
+struct WorkspaceRule {
+  std::string op;      ///< empty when `opClass` is given
+  std::string opClass; ///< normalisation, reduction, matmul, attention
+  std::string bytesText;
+  WorkspaceExpr bytes;
+  int64_t alignment = 0; ///< 0: the target's
+  std::string doc;
+};
+
+/// The op classes a rule may name.
+llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses();
+
+/// The workspace part of a target.
+struct WorkspaceRules {
+  std::vector<WorkspaceRule> rules;
+  int64_t splitK = 1;
+
+  bool empty() const { return rules.empty(); }
+  /// The first rule for ATen op `name` (`aten.mm`) with `overload`
+  /// (`default`), else the first rule for `opClass` (may be empty).
+  const WorkspaceRule *find(llvm::StringRef name, llvm::StringRef overload,
+                            llvm::StringRef opClass) const;
+};
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_TARGET_WORKSPACE_H

@@ -1,0 +1,186 @@
+//===- Workspace.cpp - The target's workspace rules over a function -------===//
+#include "Workspace.h"
+
+#include "AtenArgs.h"
+#include "OpClasses.h"
+#include "Printing.h"
+
+#include "coreai-plan/Passes/PlanFunction.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+/// The op class a rule may name, from the op's fusion role (OpClasses.h).
+llvm::StringRef ruleClassOf(Operation *op) {
+  switch (fusionRoleOf(op)) {
+  case FusionRole::Normalisation:
+    return "normalisation";
+  case FusionRole::Reduction:
+    return "reduction";
+  case FusionRole::Matmul:
+    return "matmul";
+  case FusionRole::Attention:
+    return "attention";
+  default:
+    return "";
+  }
+}
+
+std::optional<WorkspaceTensor> tensorOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  WorkspaceTensor tensor;
+  tensor.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  tensor.elementSize = (elementBits(shaped.getElementType()) + 7) / 8;
+  return tensor;
+}
+
+/// Integers written as `-1` or `[-1, 2]`; std::nullopt for anything else.
+std::optional<std::vector<int64_t>> integers(llvm::StringRef text) {
+  text = text.trim();
+  bool list = text.consume_front("[");
+  if (list && !text.consume_back("]"))
+    return std::nullopt;
+  std::vector<int64_t> values;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts) {
+    int64_t value;
+    if (part.trim().getAsInteger(10, value))
+      return std::nullopt;
+    values.push_back(value);
+  }
+  if (!list && values.size() != 1)
+    return std::nullopt;
+  return values;
+}
+
+/// The op's dim argument: keyword `dim`, else its second positional one.
+/// A reduction given none (or `[]`, `None`) reduces every dimension.
+std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
+  std::optional<AtenArgs> args = atenArgsOf(op);
+  std::optional<std::vector<int64_t>> dims;
+  if (args) {
+    if (std::optional<llvm::StringRef> dim = args->keyword("dim"))
+      dims = integers(*dim);
+    else if (args->positional.size() > 1)
+      dims = integers(args->positional[1]);
+  }
+  // A hand-written graph without `coreai.args`: a softmax or norm takes
+  // its last dimension, as every exported one of the shared graphs does
+  // (docs/WORKSPACE.md).
+  if (!args && fusionRoleOf(op) == FusionRole::Normalisation)
+    return {-1};
+  if ((!dims || dims->empty()) &&
+      fusionRoleOf(op) == FusionRole::Reduction &&
+      !described.operands.empty()) {
+    std::vector<int64_t> all;
+    for (size_t d = 0; d < described.operands.front().shape.size(); ++d)
+      all.push_back(d);
+    return all;
+  }
+  return dims.value_or(std::vector<int64_t>());
+}
+
+} // namespace
+
+FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
+                               int64_t *alignment) {
+  llvm::StringRef name = op->getName().getStringRef();
+  if (!name.consume_front("torch."))
+    return 0; // the rules name ATen ops
+  auto overload = op->getAttrOfType<StringAttr>("coreai.overload");
+  const WorkspaceRule *rule =
+      rules.find(name, overload ? overload.getValue() : "default",
+                 ruleClassOf(op));
+  if (!rule)
+    return 0;
+  WorkspaceOp described;
+  described.name = name.str();
+  described.splitK = rules.splitK;
+  for (Value operand : op->getOperands())
+    if (std::optional<WorkspaceTensor> tensor = tensorOf(operand.getType()))
+      described.operands.push_back(*tensor);
+  for (Value result : op->getResults())
+    if (std::optional<WorkspaceTensor> tensor = tensorOf(result.getType()))
+      described.results.push_back(*tensor);
+  described.dims = dimsOf(op, described);
+  llvm::Expected<int64_t> bytes = evaluate(rule->bytes, described);
+  if (!bytes)
+    return op->emitError("workspace rule '")
+           << rule->bytesText << "' ("
+           << (rule->op.empty() ? "class " + rule->opClass : rule->op)
+           << ") cannot be evaluated: " << llvm::toString(bytes.takeError());
+  if (*bytes < 0)
+    return op->emitError("workspace rule '")
+           << rule->bytesText << "' gives " << *bytes << " bytes";
+  if (alignment)
+    *alignment = std::max<int64_t>(*alignment, rule->alignment);
+  return *bytes;
+}
+
+FailureOr<std::vector<StepWorkspace>>
+stepWorkspaces(func::FuncOp func, const FunctionKernels &kernels,
+               const WorkspaceRules &rules) {
+  std::vector<StepWorkspace> steps;
+  if (rules.empty())
+    return steps;
+  std::vector<Operation *> order;
+  for (Operation &op : func.getBody().front())
+    order.push_back(&op);
+  for (unsigned position = 0; position < order.size(); ++position) {
+    unsigned first = kernels.stepStart(position);
+    unsigned last = kernels.stepEnd(position);
+    int64_t alignment = 1;
+    FailureOr<int64_t> bytes =
+        opWorkspace(order[position], rules, &alignment);
+    if (failed(bytes))
+      return failure();
+    if (*bytes == 0)
+      continue;
+    // A kernel's ops add up into one workspace, on its last op.
+    if (!steps.empty() && steps.back().first == first) {
+      steps.back().bytes += *bytes;
+      steps.back().alignment = std::max(steps.back().alignment, alignment);
+      continue;
+    }
+    steps.push_back({first, last, *bytes, alignment, order[last]});
+  }
+  return steps;
+}
+
+LogicalResult addWorkspaces(func::FuncOp func, const FunctionKernels &kernels,
+                            const WorkspaceRules &rules, int64_t alignment,
+                            FunctionBuffers &buffers) {
+  FailureOr<std::vector<StepWorkspace>> steps =
+      stepWorkspaces(func, kernels, rules);
+  if (failed(steps))
+    return failure();
+  for (const StepWorkspace &step : *steps) {
+    Buffer buffer;
+    buffer.id = "ws@" + std::to_string(step.last);
+    buffer.start = step.first;
+    buffer.end = step.last + 1;
+    buffer.size = step.bytes;
+    buffer.alignment = std::max(alignment, step.alignment);
+    BufferOrigin origin;
+    origin.value = buffer.id;
+    origin.op = step.op->getName().getStringRef().str();
+    origin.location = locationString(step.op->getLoc());
+    buffers.workspaces.push_back({buffers.problem.buffers.size(), step.op});
+    buffers.problem.buffers.push_back(std::move(buffer));
+    buffers.origins.push_back(std::move(origin));
+    buffers.values.emplace_back();
+    buffers.owners.push_back(0);
+  }
+  return success();
+}
+
+} // namespace coreai

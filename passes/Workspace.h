@@ -1,0 +1,60 @@
+//===- Workspace.h - The kernels' workspace of a function -------*- C++ -*-===//
+//
+// The target's workspace rules (coreai-plan/Target/Workspace.h) applied to
+// a function body: for each step (an op, or a fused kernel) the bytes of
+// scratch its kernel needs while it runs. Liveness adds one buffer per step
+// with workspace, live over exactly that step (docs/WORKSPACE.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PASSES_WORKSPACE_H
+#define COREAI_PLAN_PASSES_WORKSPACE_H
+
+#include "Kernels.h"
+
+#include "coreai-plan/Target/Workspace.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <vector>
+
+namespace coreai {
+
+/// One step's workspace.
+struct StepWorkspace {
+  unsigned first = 0; ///< position of the step's first op
+  unsigned last = 0;  ///< position of its last op (which carries the attr)
+  int64_t bytes = 0;
+  int64_t alignment = 1; ///< the largest its ops' rules ask for
+  mlir::Operation *op = nullptr; ///< the step's last op
+};
+
+/// The workspace of every step of `func` with one (in body order). A fused
+/// kernel's is the sum of its ops': its ops run as one launch whose
+/// threadgroups may hold every op's scratch at once, so none can reuse
+/// another's. Fails (an error at the op) when a rule cannot be evaluated
+/// for an op it covers (a missing operand or dim argument, a negative
+/// result, an overflow).
+mlir::FailureOr<std::vector<StepWorkspace>>
+stepWorkspaces(mlir::func::FuncOp func, const FunctionKernels &kernels,
+               const WorkspaceRules &rules);
+
+/// The bytes the rules give one op (0: none applies), or failure with an
+/// error at the op.
+mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
+                                     const WorkspaceRules &rules,
+                                     int64_t *alignment = nullptr);
+
+struct FunctionBuffers;
+
+/// Appends a buffer per step workspace of `func` to `buffers` (live over
+/// [first, last + 1), aligned to `alignment` or its rule's, named `ws@N`
+/// after its step's last op position N), recorded in
+/// `buffers.workspaces`.
+mlir::LogicalResult addWorkspaces(mlir::func::FuncOp func,
+                                  const FunctionKernels &kernels,
+                                  const WorkspaceRules &rules,
+                                  int64_t alignment, FunctionBuffers &buffers);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PASSES_WORKSPACE_H
