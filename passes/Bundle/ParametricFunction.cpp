@@ -262,7 +262,13 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
       result.pieces.begin());
   const Part &part = parts[pieceParts[piece]];
   specialiser.setLayout(part.positions, part.kernels);
-  auto at = buffersAt(part.referenceBuffers, s, cloneName, &original);
+  // The dataflow check (the planned graph computes what the specialised
+  // one did) compares the two op for op: the same ops, operands and order
+  // at every S of a piece, only the types differ. Once per piece, and on
+  // the instances kept; the replay itself runs at every S.
+  bool dataflow = keep || dataflowChecked.insert(piece).second;
+  auto at = buffersAt(part.referenceBuffers, s, cloneName,
+                      dataflow ? &original : nullptr);
   if (!at)
     return at.takeError();
   auto [clone, functionBuffers] = std::move(*at);
@@ -286,7 +292,8 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
   FunctionPlanOptions instanceOptions = options;
   instanceOptions.chunk = s;
   mlir::FailureOr<PlannedEntry> entry =
-      applyPlan(clone, *original, std::move(functionBuffers),
+      applyPlan(clone, original ? *original : mlir::func::FuncOp(),
+                std::move(functionBuffers),
                 std::move(instance), plan.binOf(), instanceOptions);
   if (mlir::failed(entry))
     return internal("");

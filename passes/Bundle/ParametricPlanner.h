@@ -14,6 +14,7 @@
 #include "coreai-plan/Borrow.h"
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,6 +121,8 @@ private:
   std::vector<Piece> pieces;
   /// The part of each of result.pieces.
   std::vector<size_t> pieceParts;
+  /// The pieces whose dataflow check has run (instantiateAt).
+  std::set<size_t> dataflowChecked;
   /// The heap of a plan solved for S alone in a part's op order.
   std::map<std::pair<size_t, int64_t>, int64_t> solvedHeaps;
   /// The heap of the plan `plan --chunks S` makes: S alone, every
