@@ -158,16 +158,24 @@ llvm::Error ParametricPlanner::fitExpressions(Part &part, int64_t lo,
   const FunctionBuffers &ref = part.referenceBuffers;
   size_t count = ref.problem.buffers.size();
   size_t binCount = ref.bins.size();
+  // Three S at the top, or reaching above it where the part is shorter:
+  // a part of one or two S then has expressions that may hold above it,
+  // for mergePieces to stretch it up (where the graph is no other there).
   int64_t first = std::max(lo, top - 2);
+  int64_t last = std::min(job.hi, first + 2);
   std::vector<int64_t> points;
   if (lo < first)
     points.push_back(lo);
-  for (int64_t s = first; s <= top; ++s)
+  for (int64_t s = first; s <= last; ++s)
     points.push_back(s);
   // sizes[i][t]: buffer i at points[t] (bins after the buffers).
   std::vector<std::vector<int64_t>> sizes(count + binCount);
   for (int64_t s : points) {
     auto at = buffersAt(ref, s, name + "__sizes");
+    if (!at && s > top) { // not the same buffers above the part: no matter
+      llvm::consumeError(at.takeError());
+      break;
+    }
     if (!at)
       return at.takeError();
     for (size_t i = 0; i < count; ++i)

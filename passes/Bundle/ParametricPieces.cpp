@@ -246,6 +246,13 @@ llvm::Error ParametricPlanner::planPieces() {
     if (!plan)
       return plan.takeError();
     bool lastPiece = pieces.size() + 1 >= job.maxPieces;
+    // Out of pieces: merging those above may give some back for the rest
+    // of the range, which would otherwise keep one order however bad.
+    if (lastPiece && !pieces.empty()) {
+      if (llvm::Error error = mergePieces())
+        return error;
+      lastPiece = pieces.size() + 1 >= job.maxPieces;
+    }
     llvm::Expected<std::optional<int64_t>> overflow =
         keepBorrowedInBins(parts[p], *plan, top, lastPiece);
     if (!overflow)
