@@ -3,7 +3,8 @@
 parametric plan (`coreai-plan plan --chunks 1..64`) beside the heap of a plan
 made for that S alone (`--chunks S`), at S = 1, 7, 16, 23, 32, 50, 64, and
 the size of the manifest of the parametric plan against the manifest of the
-four per-S plans 1,16,32,64.
+four per-S plans 1,16,32,64, and the wall time of the two commands in the
+same run (alternated, median of TIMED runs each) with its ratio.
 
     bench/parametric.py [--build BUILD_DIR] [--shared SHARED_DIR] [--update]
 
@@ -21,6 +22,7 @@ import time
 from benchlib import ROOT, parse_arguments, publish
 
 RANGE = (1, 64)
+TIMED = 3
 SHOWN = [1, 7, 16, 23, 32, 50, 64]
 LISTED = [1, 16, 32, 64]
 
@@ -37,6 +39,15 @@ def plan(tool, graph, chunks, out, *extra):
     return json.loads(r.stdout), time.time() - started
 
 
+def median_seconds(tool, graph, chunks, out):
+    """Both commands' wall times, alternated so that drift hits both."""
+    times = {c: [] for c in chunks}
+    for _ in range(TIMED):
+        for c in chunks:
+            times[c].append(plan(tool, graph, c, out + ".timed")[1])
+    return {c: sorted(t)[len(t) // 2] for c, t in times.items()}
+
+
 def graphs(shared):
     found = []
     for folder in ("graphs", os.path.join("graphs", "tiny")):
@@ -48,6 +59,13 @@ def graphs(shared):
     if os.path.isdir(exports):
         found += [os.path.join(exports, n) for n in sorted(os.listdir(exports))
                   if ".dyn." in n and n.endswith(".pt2")]
+    # Dynamic decoders of other families exported for bench/decoders, if
+    # any are there (export_decoders.py writes static ones today).
+    for folder in ("decoders", os.path.join("decoders", "tiny")):
+        path = os.path.join(ROOT, "bench", folder)
+        if os.path.isdir(path):
+            found += [os.path.join(path, n) for n in sorted(os.listdir(path))
+                      if ".dyn." in n and n.endswith(".pt2")]
     for name in ("crossover.mlir", "shrinking-bins.mlir"):
         found.append(os.path.join(ROOT, "test", "lit", "parametric", "Inputs",
                                   name))
@@ -70,7 +88,7 @@ def main():
     args = parse_arguments(__doc__.splitlines()[0])
     tool = os.path.join(args.build, "bin", "coreai-plan")
 
-    heap_rows, size_rows = [], []
+    heap_rows, size_rows, cut_rows = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for graph in graphs(args.shared):
             name = os.path.basename(graph)
@@ -79,7 +97,9 @@ def main():
             shown = ",".join(map(str, SHOWN))
             # With borrowing (h18p's default) and without (the comparison
             # made before parametric plans borrowed).
-            summary, seconds = plan(tool, graph, chunks, out + ".range")
+            summary, _ = plan(tool, graph, chunks, out + ".range")
+            cut_rows += [(name, f"[{p['lo']}, {p['hi']}]", p['cut'])
+                         for p in summary['parametric'] if p.get('cut')]
             heaps, pieces, terms, buffers = range_heaps(summary)
             plain, _ = plan(tool, graph, chunks, out + ".plain",
                             "--no-borrow-outputs")
@@ -92,10 +112,12 @@ def main():
             for s in SHOWN:
                 heap_rows.append((name, s, heaps[s], own[s],
                                   plain_heaps[s], own_plain[s]))
-            listed, _ = plan(tool, graph, ",".join(map(str, LISTED)),
-                             out + ".listed")
+            listed_chunks = ",".join(map(str, LISTED))
+            listed, _ = plan(tool, graph, listed_chunks, out + ".listed")
+            timed = median_seconds(tool, graph, [chunks, listed_chunks], out)
             size_rows.append((
-                name, buffers, " ".join(pieces), terms, seconds,
+                name, buffers, " ".join(pieces), terms, timed[chunks],
+                timed[listed_chunks],
                 os.path.getsize(os.path.join(out + ".range", "plan.manifest")),
                 os.path.getsize(os.path.join(out + ".listed",
                                              "plan.manifest"))))
@@ -134,17 +156,37 @@ def main():
         "in its own op order, or above both the lower bound and a plan "
         "solved for that S alone in the piece's op order; each piece has "
         "the op order best at its top); `terms`: "
-        "max terms over every offset and the heap; `time`: the whole `plan "
-        "--chunks 1..64` run (verifier and replay at all 64 S).",
+        "max terms over every offset and the heap; `1..64` and `4 per-S`: "
+        "the wall time of the whole `plan --chunks 1..64` run (verifier and "
+        "replay at all 64 S) and of `plan --chunks 1,16,32,64`, measured in "
+        f"the same run, alternated, median of {TIMED} each; `time ratio` "
+        "the first over the second. No dynamic decoder of another family "
+        "is in bench/decoders yet (its archives are exported at fixed S); "
+        "the dynamic tiny Llama (`.pt2`) is the other family here.",
         "",
-        "| graph | buffers | pieces | terms | time | parametric manifest | "
-        "4 per-S plans | ratio |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| graph | buffers | pieces | count | terms | 1..64 | 4 per-S | "
+        "time ratio | parametric manifest | 4 per-S plans | ratio |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: "
+        "| ---: |",
     ]
-    for name, buffers, pieces, terms, seconds, param, listed in size_rows:
-        lines.append(f"| {name} | {buffers:,} | {pieces} | {terms:,} | "
-                     f"{seconds:.1f} s | {param:,} | {listed:,} | "
-                     f"{param / listed:.2f} |")
+    for (name, buffers, pieces, terms, seconds, listed_seconds, param,
+         listed) in size_rows:
+        count = pieces.count("[")
+        lines.append(f"| {name} | {buffers:,} | {pieces} | {count} | "
+                     f"{terms:,} | {seconds:.2f} s | {listed_seconds:.2f} s | "
+                     f"{seconds / listed_seconds:.2f} | {param:,} | "
+                     f"{listed:,} | {param / listed:.2f} |")
+    lines += [
+        "",
+        "Why each cut exists (`plan --json`, `cut`): for each piece with "
+        "one below it, why neither its plan stretched down nor the plan "
+        "below stretched up covers both.",
+        "",
+        "| graph | piece | why it is not merged with the piece below |",
+        "| --- | --- | --- |",
+    ]
+    for name, piece, why in cut_rows:
+        lines.append(f"| {name} | {piece} | {why} |")
     publish("\n".join(lines), "parametric", args.update)
 
 

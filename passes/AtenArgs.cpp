@@ -5,6 +5,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 
+#include "llvm/ADT/StringMap.h"
+
 namespace coreai {
 
 std::optional<AtenArgs> atenArgsOf(mlir::Operation *op, bool *present) {
@@ -13,7 +15,18 @@ std::optional<AtenArgs> atenArgsOf(mlir::Operation *op, bool *present) {
     *present = attr != nullptr;
   if (!attr)
     return std::nullopt;
-  return parseAtenArgs(attr.getValue());
+  // The op classes ask for an op's arguments many times over, and every
+  // clone of a graph (a parametric plan makes one per S) holds the same
+  // texts: each is parsed once. Keyed by the text, not the attribute, so
+  // that nothing can outlive its context; per thread, as passes may run
+  // on functions in parallel.
+  thread_local llvm::StringMap<std::optional<AtenArgs>> parsed;
+  if (parsed.size() > 100000) // a fuzzer's texts: no unbounded growth
+    parsed.clear();
+  auto [it, fresh] = parsed.try_emplace(attr.getValue());
+  if (fresh)
+    it->second = parseAtenArgs(attr.getValue());
+  return it->second;
 }
 
 } // namespace coreai

@@ -97,23 +97,24 @@ int64_t elementCount(Type type) {
 
 } // namespace
 
-SmallVector<Value, 2> kernelInPlaceOperands(ArrayRef<Operation *> ops,
-                                            Value result) {
-  SmallVector<Value, 2> candidates;
-  Operation *definer = result.getDefiningOp();
-  if (ops.size() < 2 || !definer || !llvm::is_contained(ops, definer))
-    return candidates;
-  int64_t elements = elementCount(result.getType());
-  if (elements <= 0)
-    return candidates;
-  llvm::DenseSet<Operation *> inKernel(ops.begin(), ops.end());
+KernelInPlaceRule::KernelInPlaceRule(ArrayRef<Operation *> ops)
+    : ops(ops.begin(), ops.end()), inKernel(ops.begin(), ops.end()) {
+  if (ops.size() < 2)
+    return;
   auto isInternal = [&](Value value) {
     Operation *def = value.getDefiningOp();
     return def && inKernel.contains(def);
   };
-  // Every op elementwise over `elements` elements: element i of each value
-  // the kernel computes reads element i of the kernel's own values (only
-  // operands from outside, such as a weight, may be broadcast).
+  // Every op elementwise over one count of elements: element i of each
+  // value the kernel computes reads element i of the kernel's own values
+  // (only operands from outside, such as a weight, may be broadcast).
+  std::optional<int64_t> count;
+  auto same = [&](Value value) {
+    int64_t n = elementCount(value.getType());
+    if (!count)
+      count = n;
+    return n == *count;
+  };
   for (Operation *op : ops) {
     FusionRole role = fusionRoleOf(op);
     if (role == FusionRole::MetadataCheck)
@@ -125,40 +126,56 @@ SmallVector<Value, 2> kernelInPlaceOperands(ArrayRef<Operation *> ops,
       elementwise = succeeded(cls) && cls->keepsLayout;
     }
     if (!elementwise)
-      return candidates;
+      return;
     for (Value value : op->getResults())
-      if (elementCount(value.getType()) != elements)
-        return candidates;
+      if (!same(value))
+        return;
     for (Value operand : op->getOperands())
-      if (isInternal(operand) && elementCount(operand.getType()) != elements)
-        return candidates;
+      if (isInternal(operand) && !same(operand))
+        return;
   }
-  // The candidates: operands from outside with the result's exact type,
-  // read directly by elementwise ops up to the result's own op.
-  llvm::SmallVector<Value, 4> seen;
-  bool pastDefiner = false;
-  llvm::DenseSet<Value> readLate, readByView;
+  if (!count || *count <= 0)
+    return;
+  elements = *count;
+  // The operands from outside, in the order first read, with the last op
+  // reading each directly and whether a view reads it.
+  unsigned position = 0;
   for (Operation *op : ops) {
+    ++position;
     if (fusionRoleOf(op) == FusionRole::MetadataCheck)
       continue; // reads the type, not the bytes
     for (Value operand : op->getOperands()) {
       if (isInternal(operand))
         continue;
-      if (!llvm::is_contained(seen, operand))
-        seen.push_back(operand);
-      if (pastDefiner)
-        readLate.insert(operand);
-      if (fusionRoleOf(op) == FusionRole::View)
-        readByView.insert(operand);
+      auto [it, fresh] = external.try_emplace(operand, Read{position, false});
+      if (fresh)
+        readOrder.push_back(operand);
+      it->second.last = position;
+      it->second.byView |= fusionRoleOf(op) == FusionRole::View;
     }
-    if (op == definer)
-      pastDefiner = true;
   }
-  for (Value operand : seen)
-    if (operand.getType() == result.getType() && !readLate.contains(operand) &&
-        !readByView.contains(operand))
+}
+
+SmallVector<Value, 2> KernelInPlaceRule::operandsFor(Value result) const {
+  SmallVector<Value, 2> candidates;
+  Operation *definer = result.getDefiningOp();
+  if (!elements || !definer || !inKernel.contains(definer) ||
+      elementCount(result.getType()) != *elements)
+    return candidates;
+  // Read directly by ops up to the result's own op, with its exact type.
+  unsigned definedAt = unsigned(llvm::find(ops, definer) - ops.begin()) + 1;
+  for (Value operand : readOrder) {
+    const Read &read = external.find(operand)->second;
+    if (operand.getType() == result.getType() && read.last <= definedAt &&
+        !read.byView)
       candidates.push_back(operand);
+  }
   return candidates;
+}
+
+SmallVector<Value, 2> kernelInPlaceOperands(ArrayRef<Operation *> ops,
+                                            Value result) {
+  return KernelInPlaceRule(ops).operandsFor(result);
 }
 
 } // namespace coreai

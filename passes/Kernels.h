@@ -16,6 +16,8 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -60,6 +62,29 @@ mlir::FailureOr<FunctionKernels> readKernels(mlir::func::FuncOp func);
 llvm::SmallVector<mlir::Value, 2>
 kernelInPlaceOperands(llvm::ArrayRef<mlir::Operation *> ops,
                       mlir::Value result);
+
+/// kernelInPlaceOperands for every result of one kernel, with what does
+/// not depend on the result worked out once: asked result by result, the
+/// rule looked at every op of the kernel for each (a tenth of a parametric
+/// plan's replays).
+class KernelInPlaceRule {
+public:
+  explicit KernelInPlaceRule(llvm::ArrayRef<mlir::Operation *> ops);
+  llvm::SmallVector<mlir::Value, 2> operandsFor(mlir::Value result) const;
+
+private:
+  struct Read {
+    unsigned last;   ///< 1 + position of the last op reading it directly
+    bool byView;     ///< a view of the kernel reads it
+  };
+  llvm::SmallVector<mlir::Operation *, 4> ops;
+  llvm::DenseSet<mlir::Operation *> inKernel;
+  /// Every op elementwise over this many elements (unset: the rule
+  /// allows nothing).
+  std::optional<int64_t> elements;
+  llvm::SmallVector<mlir::Value, 4> readOrder;
+  llvm::DenseMap<mlir::Value, Read> external;
+};
 
 /// The ops of each kernel of `func`, in body order (a kernel per entry).
 std::vector<llvm::SmallVector<mlir::Operation *, 4>>

@@ -377,6 +377,7 @@ void LivenessBuilder::reuseInKernel(llvm::ArrayRef<Operation *> ops,
                                     int64_t time) {
   if (!options.inPlace)
     return;
+  KernelInPlaceRule rule(ops);
   for (Operation *op : ops)
     for (Value value : op->getResults()) {
       const ValueInfo *result = lookup(value);
@@ -384,7 +385,7 @@ void LivenessBuilder::reuseInKernel(llvm::ArrayRef<Operation *> ops,
       if (!result || result->isView ||
           !takesStorageOf(result->group, intoHeap))
         continue;
-      for (Value operand : kernelInPlaceOperands(ops, value)) {
+      for (Value operand : rule.operandsFor(value)) {
         const ValueInfo *source = lookup(operand);
         if (!source)
           continue;

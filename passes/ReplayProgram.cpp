@@ -50,8 +50,12 @@ struct ValueFacts {
 
 class ProgramBuilder {
 public:
-  ProgramBuilder(func::FuncOp func, const ReplayOptions &options)
-      : func(func), options(options), names(func) {}
+  /// Without `named`, values have no names (their messages name none):
+  /// naming them walks and verifies the whole function, which was most of
+  /// a replay that passes (a parametric plan replays every S).
+  ProgramBuilder(func::FuncOp func, const ReplayOptions &options,
+                 bool named = true)
+      : func(func), options(options), named(named) {}
 
   /// The program, or a violation found without running it (in
   /// `violation`), or failure when the annotations do not fit the IR.
@@ -85,9 +89,13 @@ private:
     return id;
   }
   std::string nameOf(Value value) {
+    if (!named)
+      return std::string();
+    if (!names)
+      names.emplace(func);
     std::string text;
     llvm::raw_string_ostream os(text);
-    value.printAsOperand(os, names);
+    value.printAsOperand(os, *names);
     return text;
   }
   /// Records the first violation (later ones are consequences or noise).
@@ -102,7 +110,8 @@ private:
 
   func::FuncOp func;
   const ReplayOptions &options;
-  AsmState names;
+  bool named;
+  std::optional<AsmState> names;
   replay::Program program;
   std::vector<ValueFacts> facts;
   llvm::DenseMap<Value, unsigned> ids;
@@ -390,12 +399,13 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
   if (kernel) {
     // The kernel in-place rule, recomputed from the ops (Kernels.h); the
     // kernel's results are written at once: none may share a byte.
+    KernelInPlaceRule rule(ops);
     for (Operation *member : ops)
       for (Value result : member->getResults()) {
         auto written = ids.find(result);
         if (written == ids.end())
           continue;
-        for (Value operand : kernelInPlaceOperands(ops, result))
+        for (Value operand : rule.operandsFor(result))
           if (auto id = ids.find(operand);
               id != ids.end() && facts[id->second].keepsLayout)
             step.overwritableBy.emplace_back(written->second, id->second);
@@ -595,13 +605,28 @@ FailureOr<replay::Program> replayProgramOf(func::FuncOp func,
 }
 
 LogicalResult verifyReplay(func::FuncOp func, const ReplayOptions &options) {
-  FailureOr<replay::Program> program = replayProgramOf(func, options);
-  if (failed(program))
+  // First without names; only a failure is replayed again with them, to
+  // write its message.
+  std::optional<std::string> found;
+  FailureOr<replay::Program> unnamed =
+      ProgramBuilder(func, options, /*named=*/false).build(found);
+  if (failed(unnamed)) // reported at the op, no value named
     return failure();
-  if (llvm::Error violation = replay::replay(*program))
-    return func.emitError("the plan of @")
-           << func.getSymName()
-           << " fails the replay: " << llvm::toString(std::move(violation));
+  bool passes = !found;
+  if (passes) {
+    llvm::Error violation = replay::replay(*unnamed);
+    passes = !violation;
+    llvm::consumeError(std::move(violation));
+  }
+  if (!passes) {
+    FailureOr<replay::Program> program = replayProgramOf(func, options);
+    if (failed(program))
+      return failure();
+    if (llvm::Error violation = replay::replay(*program))
+      return func.emitError("the plan of @")
+             << func.getSymName()
+             << " fails the replay: " << llvm::toString(std::move(violation));
+  }
   if (options.original)
     return verifySameDataflow(func, options.original);
   return success();

@@ -17,6 +17,10 @@ namespace coreai {
 struct ParametricFunction {
   /// Consecutive pieces covering [lo, hi], highest range first.
   std::vector<ParametricPlan> pieces;
+  /// Parallel to pieces: why the range is cut below the piece (which S,
+  /// and what made the plan above not good enough there); empty for the
+  /// lowest piece.
+  std::vector<std::string> cuts;
   /// The symbol bound to S.
   std::string symbol;
   /// The plan instantiated at the job's instances, each verified and

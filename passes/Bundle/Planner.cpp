@@ -406,14 +406,14 @@ Planner::planParametric(const PlanJob &job) {
         });
   mlir::func::FuncOp source = job.source;
   // Lowest range first, as a runtime would search them.
-  for (auto piece = planned->pieces.rbegin(); piece != planned->pieces.rend();
-       ++piece) {
+  for (size_t i = planned->pieces.size(); i-- > 0;) {
     ManifestParametric parametric;
     parametric.entry = source.getSymName().str();
     parametric.input = current->manifestInput;
     parametric.symbol = planned->symbol;
     parametric.alignment = options.liveness.alignment;
-    parametric.plan = std::move(*piece);
+    parametric.plan = std::move(planned->pieces[i]);
+    parametric.cut = std::move(planned->cuts[i]);
     current->plannedHeap =
         std::max(current->plannedHeap, maxHeapOf(parametric.plan));
     result.parametric.push_back(std::move(parametric));

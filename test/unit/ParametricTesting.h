@@ -23,7 +23,7 @@ inline Manifest parametricManifest(const ParametricPlan &plan,
   m.toolVersion = "coreai-plan test";
   m.target = {target, 64, 0};
   m.inputs = {{"g.mlir", sha256Hex("g")}};
-  m.parametric = {{"main", 0, "s0", 64, plan}};
+  m.parametric = {{"main", 0, "s0", 64, plan, ""}};
   return m;
 }
 

@@ -151,6 +151,9 @@ void printTable(const Manifest &manifest, llvm::raw_ostream &os) {
     if (heap)
       os << llvm::formatv("  heap = {0} bytes at every S in [{1}, {2}]\n",
                           heap->str(), plan.lo, plan.hi);
+    if (!p.cut.empty())
+      os << llvm::formatv("  cut below {0}={1}: {2}\n",
+                          p.symbol, plan.lo, p.cut);
   }
   os << "bundle heap " << bytesWithMiB(manifest.bundleHeap);
   // A parametric plan can set it at an S that has no entry of its own.
@@ -246,6 +249,9 @@ llvm::json::Value summaryJson(const Manifest &manifest,
            return b.bin >= 0;
          }))},
         {"heaps", std::move(heaps)},
+        // Why the planner cut the range below lo (null: the lowest piece).
+        {"cut", p.cut.empty() ? llvm::json::Value(nullptr)
+                              : llvm::json::Value(p.cut)},
     });
   }
   llvm::json::Object summary{

@@ -63,6 +63,9 @@ struct ManifestParametric {
   std::string symbol; ///< the shape symbol bound to S (`s58`)
   int64_t alignment = 1;
   ParametricPlan plan;
+  /// Why the planner cut the range below plan.lo (empty for the lowest
+  /// piece). For the planner's reports only: not written to the manifest.
+  std::string cut;
 };
 
 struct Manifest {
