@@ -160,9 +160,10 @@ def main():
         "the wall time of the whole `plan --chunks 1..64` run (verifier and "
         "replay at all 64 S) and of `plan --chunks 1,16,32,64`, measured in "
         f"the same run, alternated, median of {TIMED} each; `time ratio` "
-        "the first over the second. No dynamic decoder of another family "
-        "is in bench/decoders yet (its archives are exported at fixed S); "
-        "the dynamic tiny Llama (`.pt2`) is the other family here.",
+        "the first over the second. Besides ../shared's Gemma graphs and "
+        "tiny Llama, the dynamic Qwen3 and SmolLM2 decoders exported for "
+        "this project (bench/decoders/export_dynamic.py, transformers' own "
+        "model code at tiny width, S in [1, 64]).",
         "",
         "| graph | buffers | pieces | count | terms | 1..64 | 4 per-S | "
         "time ratio | parametric manifest | 4 per-S plans | ratio |",
