@@ -6,6 +6,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <tuple>
+
 namespace coreai {
 
 enum class Kind {
@@ -212,7 +214,9 @@ llvm::Expected<NodeRef> Parser::parseName(llvm::StringRef name,
       node->kind = kind;
       return NodeRef(node);
     }
-  auto [tensor, field] = name.split('.');
+  // Not a structured binding: a lambda below captures `field`.
+  llvm::StringRef tensor, field;
+  std::tie(tensor, field) = name.split('.');
   bool known = true;
   if (tensor == "out") {
     node->result = true;
