@@ -4,7 +4,9 @@
 // op of the kernel is elementwise over it. Every plan here passes the
 // replay (planFunction runs it) and the replay pass again.
 // RUN: coreai-plan-opt --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false --coreai-plan-buffers="in-place=true output-placement=true state-placement=true fuse-elementwise=true fuse-reductions=true fuse-casts=true fuse-attention=true" %s 2>/dev/null | FileCheck %s
-// RUN: coreai-plan-opt --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false --coreai-plan-buffers="in-place=true output-placement=true state-placement=true fuse-elementwise=true fuse-reductions=true fuse-casts=true fuse-attention=true" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// Remarks from functions planned on parallel threads are now and then
+// lost by the diagnostic handler (about 1 run in 30): one thread here.
+// RUN: coreai-plan-opt --mlir-disable-threading --allow-unregistered-dialect --mlir-print-op-on-diagnostic=false --coreai-plan-buffers="in-place=true output-placement=true state-placement=true fuse-elementwise=true fuse-reductions=true fuse-casts=true fuse-attention=true" %s 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: coreai-plan-opt --allow-unregistered-dialect --coreai-plan-buffers="in-place=true output-placement=true state-placement=true fuse-elementwise=true fuse-reductions=true fuse-casts=true fuse-attention=true" --coreai-verify-replay %s -o /dev/null 2>/dev/null
 
 // A chain of three elementwise ops over a buffer that dies in the kernel:
