@@ -267,19 +267,11 @@ Value Functionalizer::build(Location loc, llvm::StringRef op,
 /// counted from the end), or std::nullopt when it is not one of `rank`.
 std::optional<llvm::SmallVector<int64_t>>
 inversePermutation(llvm::StringRef text, int64_t rank) {
-  text = text.trim();
-  if (!text.consume_front("[") || !text.consume_back("]"))
-    return std::nullopt;
-  llvm::SmallVector<llvm::StringRef> parts;
-  if (!text.trim().empty())
-    text.split(parts, ',');
-  if (int64_t(parts.size()) != rank)
+  std::optional<std::vector<int64_t>> dims = parseIntegerList(text);
+  if (!dims || int64_t(dims->size()) != rank)
     return std::nullopt;
   llvm::SmallVector<int64_t> inverse(rank, -1);
-  for (auto [position, part] : llvm::enumerate(parts)) {
-    int64_t dim;
-    if (part.trim().getAsInteger(10, dim))
-      return std::nullopt;
+  for (auto [position, dim] : llvm::enumerate(*dims)) {
     dim = dim < 0 ? dim + rank : dim;
     if (dim < 0 || dim >= rank || inverse[dim] != -1)
       return std::nullopt;

@@ -42,26 +42,6 @@ std::optional<WorkspaceTensor> tensorOf(Type type) {
   return tensor;
 }
 
-/// Integers written as `-1` or `[-1, 2]`; std::nullopt for anything else.
-std::optional<std::vector<int64_t>> integers(llvm::StringRef text) {
-  text = text.trim();
-  bool list = text.consume_front("[");
-  if (list && !text.consume_back("]"))
-    return std::nullopt;
-  std::vector<int64_t> values;
-  llvm::SmallVector<llvm::StringRef, 4> parts;
-  text.split(parts, ',', -1, /*KeepEmpty=*/false);
-  for (llvm::StringRef part : parts) {
-    int64_t value;
-    if (part.trim().getAsInteger(10, value))
-      return std::nullopt;
-    values.push_back(value);
-  }
-  if (!list && values.size() != 1)
-    return std::nullopt;
-  return values;
-}
-
 /// The op's dim argument: keyword `dim`, else its second positional one.
 /// A reduction given none (or `[]`, `None`) reduces every dimension.
 std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
@@ -69,9 +49,9 @@ std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
   std::optional<std::vector<int64_t>> dims;
   if (args) {
     if (std::optional<llvm::StringRef> dim = args->keyword("dim"))
-      dims = integers(*dim);
+      dims = parseIntegerList(*dim, /*bare=*/true);
     else if (args->positional.size() > 1)
-      dims = integers(args->positional[1]);
+      dims = parseIntegerList(args->positional[1], /*bare=*/true);
   }
   // A hand-written graph without `coreai.args`: a softmax or norm takes
   // its last dimension, as every exported one of the shared graphs does

@@ -117,4 +117,25 @@ bool isScalarArgument(llvm::StringRef value) {
   });
 }
 
+std::optional<std::vector<int64_t>> parseIntegerList(llvm::StringRef text,
+                                                     bool bare) {
+  text = text.trim();
+  bool list = text.consume_front("[");
+  if (list ? !text.consume_back("]") : !bare)
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 4> parts;
+  if (!text.trim().empty())
+    text.split(parts, ',');
+  if (!list && parts.size() != 1)
+    return std::nullopt;
+  std::vector<int64_t> values;
+  for (llvm::StringRef part : parts) {
+    int64_t value;
+    if (part.trim().getAsInteger(10, value))
+      return std::nullopt;
+    values.push_back(value);
+  }
+  return values;
+}
+
 } // namespace coreai

@@ -46,3 +46,15 @@ TEST_CASE("scalars are numbers, bools, None, strings and symbolic sizes",
                             "device(type='cpu')", "torch.channels_last", ""})
     CHECK_FALSE(isScalarArgument(other));
 }
+
+TEST_CASE("integer lists as the exporter writes them", "[aten-args]") {
+  using Ints = std::vector<int64_t>;
+  CHECK(coreai::parseIntegerList("[2, 0, -1]") == Ints{2, 0, -1});
+  CHECK(coreai::parseIntegerList(" [] ") == Ints{});
+  CHECK_FALSE(coreai::parseIntegerList("-1"));
+  CHECK(coreai::parseIntegerList("-1", /*bare=*/true) == Ints{-1});
+  CHECK_FALSE(coreai::parseIntegerList("[1, , 2]"));
+  CHECK_FALSE(coreai::parseIntegerList("[1, 2"));
+  CHECK_FALSE(coreai::parseIntegerList("None", /*bare=*/true));
+  CHECK_FALSE(coreai::parseIntegerList("1, 2", /*bare=*/true));
+}

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <vector>
 #include <string>
 #include <utility>
 
@@ -44,6 +45,12 @@ std::optional<AtenArgs> parseAtenArgs(llvm::StringRef text);
 /// string or a symbolic size (sympy text such as `s58 + 1`). Not a tensor,
 /// a list, a dtype or a device.
 bool isScalarArgument(llvm::StringRef value);
+
+/// A list of integers as the exporter writes one (`[2, 0, 1]`, `[]`), or
+/// with `bare`, a single integer too (`-1`, as a `dim` argument may be).
+/// std::nullopt for anything else.
+std::optional<std::vector<int64_t>> parseIntegerList(llvm::StringRef text,
+                                                     bool bare = false);
 
 } // namespace coreai
 
