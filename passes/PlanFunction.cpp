@@ -56,17 +56,15 @@ void clearAnnotations(func::FuncOp func) {
 /// (`#coreai.lent`), built in an output (`#coreai.output`) or written into
 /// a state argument (`#coreai.state`); the op's other results are
 /// `#coreai.none`.
-void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
-                 const BinAssignment &binOf) {
-  llvm::DenseMap<Operation *, llvm::SmallVector<Placement, 1>> placements;
-  std::vector<Operation *> order; // first-annotated order: deterministic
+PlannedPlacements placementsOf(const FunctionBuffers &buffers,
+                               const Plan &plan, const BinAssignment &binOf) {
+  PlannedPlacements placed;
+  placed.heap = plan.heap;
   auto placementOf = [&](OpResult result) -> Placement & {
     Operation *op = result.getOwner();
-    auto [it, inserted] = placements.try_emplace(op);
-    if (inserted) {
-      order.push_back(op);
+    auto [it, inserted] = placed.results.try_emplace(op);
+    if (inserted)
       it->second.assign(op->getNumResults(), unplaced());
-    }
     return it->second[result.getResultNumber()];
   };
   for (size_t b = 0; b < buffers.values.size(); ++b) {
@@ -85,14 +83,15 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
             inPlaceOperand(result.getOwner(), buffers, b);
     }
   }
-  for (const FunctionBuffers::External &placed : buffers.external) {
-    auto result = dyn_cast<OpResult>(placed.value);
+  for (const FunctionBuffers::External &external : buffers.external) {
+    auto result = dyn_cast<OpResult>(external.value);
     if (!result)
       continue;
     Placement &placement = placementOf(result);
     placement.kind =
-        placed.inState ? Placement::Kind::State : Placement::Kind::Output;
-    (placed.inState ? placement.argument : placement.output) = placed.index;
+        external.inState ? Placement::Kind::State : Placement::Kind::Output;
+    (external.inState ? placement.argument : placement.output) =
+        external.index;
   }
   for (const FunctionBuffers::Fused &fused : buffers.fused) {
     auto result = dyn_cast<OpResult>(fused.value);
@@ -112,12 +111,20 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
       placement.kind = Placement::Kind::Lent;
       placement.output = buffers.bins[binOf[workspace.buffer]].output;
     }
-    workspace.op->setAttr(attr::workspace,
-                          placementAttr(workspace.op->getContext(), placement));
+    placed.workspaces[workspace.op] = placement;
   }
-  for (Operation *op : order) {
+  return placed;
+}
+
+/// The placements as the ops' coreai.placement and coreai.workspace.
+void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
+                 const BinAssignment &binOf) {
+  PlannedPlacements placed = placementsOf(buffers, plan, binOf);
+  for (auto &[op, workspace] : placed.workspaces)
+    op->setAttr(attr::workspace, placementAttr(op->getContext(), workspace));
+  for (auto &[op, placements] : placed.results) {
     llvm::SmallVector<Attribute, 1> attrs;
-    for (const Placement &placement : placements.find(op)->second)
+    for (const Placement &placement : placements)
       attrs.push_back(placementAttr(op->getContext(), placement));
     op->setAttr(attr::placement, ArrayAttr::get(op->getContext(), attrs));
   }
@@ -567,6 +574,20 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
     return mlir::failure();
   }
   return entry;
+}
+
+LogicalResult replayPlan(func::FuncOp func, const FunctionBuffers &buffers,
+                         const Plan &plan, const BinAssignment &binOf,
+                         const FunctionPlanOptions &options) {
+  if (!binOf.empty() && binOf.size() != buffers.problem.buffers.size())
+    return func.emitError("internal error: a region for each of @")
+           << func.getSymName() << "'s buffers is needed";
+  PlannedPlacements placements = placementsOf(buffers, plan, binOf);
+  placements.alignment = options.liveness.alignment;
+  ReplayOptions replayOptions;
+  replayOptions.alignment = options.liveness.alignment;
+  replayOptions.placements = &placements;
+  return verifyReplay(func, replayOptions);
 }
 
 std::vector<func::FuncOp> functionsWithBodies(ModuleOp module) {

@@ -50,9 +50,9 @@ struct ValueFacts {
 
 class ProgramBuilder {
 public:
-  /// Without `named`, values have no names (their messages name none):
-  /// naming them walks and verifies the whole function, which was most of
-  /// a replay that passes (a parametric plan replays every S).
+  /// Without `named`, values and steps have no names (their messages name
+  /// none): naming them walks and verifies the whole function, which was
+  /// most of a replay that passes (a parametric plan replays every S).
   ProgramBuilder(func::FuncOp func, const ReplayOptions &options,
                  bool named = true)
       : func(func), options(options), named(named) {}
@@ -69,7 +69,10 @@ private:
                                          int64_t bytes,
                                          const Placement &placement);
   void addOverwritable(Operation *op, replay::Step &step);
-  void addWorkspace(Operation *op, Attribute attribute, replay::Step &step);
+  void addWorkspace(Operation *op, const Placement &workspace,
+                    replay::Step &step);
+  Placement placementOfResult(Operation *op, unsigned index) const;
+  std::optional<Placement> workspaceOf(Operation *op) const;
   void addFirstWrites(Operation *top, replay::Step &step,
                       llvm::SetVector<unsigned> &reads);
   void checkPlaceless();
@@ -131,6 +134,34 @@ private:
   int64_t alignment = 1;
   std::optional<std::string> violation;
 };
+
+/// Result `index`'s placement: from the plan handed over, else from the
+/// op's coreai.placement.
+Placement ProgramBuilder::placementOfResult(Operation *op,
+                                            unsigned index) const {
+  if (!options.placements)
+    return placementOf(op, index);
+  auto found = options.placements->results.find(op);
+  if (found == options.placements->results.end() ||
+      index >= found->second.size())
+    return Placement();
+  return found->second[index];
+}
+
+/// The op's workspace: from the plan handed over, else from its
+/// coreai.workspace (the dialect refuses a malformed one when a file is
+/// parsed).
+std::optional<Placement> ProgramBuilder::workspaceOf(Operation *op) const {
+  if (options.placements) {
+    auto found = options.placements->workspaces.find(op);
+    if (found == options.placements->workspaces.end())
+      return std::nullopt;
+    return found->second;
+  }
+  if (Attribute workspace = op->getAttr(attr::workspace))
+    return placementFrom(workspace);
+  return std::nullopt;
+}
 
 LogicalResult ProgramBuilder::addArguments() {
   for (BlockArgument argument : func.getArguments()) {
@@ -258,7 +289,7 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
   // The dialect checks the placement's form when a file is parsed
   // (passes/Dialect/VerifyAttributes.cpp); a plan made in this process was
   // not parsed, so the ranges the storages need are checked again.
-  Placement placement = placementOf(op, index);
+  Placement placement = placementOfResult(op, index);
   if (placement.argument >= int64_t(func.getNumArguments()))
     return op->emitError("'coreai.placement' names argument ")
            << placement.argument << ", but the function has "
@@ -345,12 +376,15 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
   Operation *top = ops.back();
   std::optional<int64_t> kernel = ops.size() > 1 ? kernelOf(top) : std::nullopt;
   replay::Step step;
-  step.op = top->getName().getStringRef().str();
-  if (kernel)
-    step.op = llvm::formatv("kernel {0} ({1} ops, {2} .. {3})", *kernel,
-                            ops.size(), ops.front()->getName(), top->getName())
-                  .str();
-  step.location = locationString(top->getLoc());
+  if (named) { // for messages only, like the values' names
+    step.op = top->getName().getStringRef().str();
+    if (kernel)
+      step.op = llvm::formatv("kernel {0} ({1} ops, {2} .. {3})", *kernel,
+                              ops.size(), ops.front()->getName(),
+                              top->getName())
+                    .str();
+    step.location = locationString(top->getLoc());
+  }
   llvm::SetVector<unsigned> reads;
   llvm::SetVector<unsigned> mutated;
   size_t before = program.values.size(); // ids of this step's values follow
@@ -420,22 +454,22 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
       step.together.emplace_back(written.begin(), written.end());
   }
   for (Operation *member : ops)
-    if (Attribute workspace = member->getAttr(attr::workspace))
-      addWorkspace(member, workspace, step);
+    if (std::optional<Placement> workspace = workspaceOf(member))
+      addWorkspace(member, *workspace, step);
   program.steps.push_back(std::move(step));
   return success();
 }
 
 /// The op's `coreai.workspace`: a value of the step nobody else reads,
 /// written by it (docs/WORKSPACE.md).
-void ProgramBuilder::addWorkspace(Operation *op, Attribute attribute,
+void ProgramBuilder::addWorkspace(Operation *op, const Placement &workspace,
                                   replay::Step &step) {
-  std::optional<Placement> placement = placementFrom(attribute);
-  if (!placement) // the dialect refuses it when the file is parsed
-    return;
-  std::string name = llvm::formatv("the workspace of '{0}' at {1}",
-                                   op->getName(), locationString(op->getLoc()))
-                         .str();
+  const Placement *placement = &workspace;
+  std::string name;
+  if (named)
+    name = llvm::formatv("the workspace of '{0}' at {1}", op->getName(),
+                         locationString(op->getLoc()))
+               .str();
   bool lent = placement->kind == Placement::Kind::Lent;
   if (placement->offset % alignment != 0)
     violate(op, llvm::formatv("its workspace at offset {0} of {1} is not "
@@ -549,15 +583,21 @@ void ProgramBuilder::checkReturned() {
 
 FailureOr<replay::Program>
 ProgramBuilder::build(std::optional<std::string> &found) {
-  auto plan = func->getAttrOfType<PlanAttr>(attr::plan);
-  if (!plan)
+  int64_t heap = 0;
+  if (options.placements) {
+    heap = options.placements->heap;
+    alignment = options.placements->alignment;
+  } else if (auto plan = func->getAttrOfType<PlanAttr>(attr::plan)) {
+    heap = plan.getHeap();
+    alignment = plan.getAlignment();
+  } else {
     return func.emitError("@")
            << func.getSymName()
            << " has no 'coreai.plan' (#coreai.plan): plan it first";
+  }
   if (!func.getBody().hasOneBlock())
     return func.emitError("@") << func.getSymName()
                                << " has more than one block";
-  alignment = plan.getAlignment();
   if (!isValidAlignment(alignment))
     violate(nullptr, llvm::formatv("its alignment {0} is not a power of two",
                                    alignment));
@@ -568,8 +608,9 @@ ProgramBuilder::build(std::optional<std::string> &found) {
   }
   alignment = std::max<int64_t>(alignment, std::max<int64_t>(
                                                options.alignment, 1));
-  addStorage("heap", plan.getHeap(), true);
+  addStorage("heap", heap, true);
   Block &body = func.getBody().front();
+  program.steps.reserve(body.getOperations().size());
   if (failed(addArguments()))
     return failure();
   // A kernel (a run of ops with one coreai.kernel id) is one step.

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MathExtras.h"
@@ -51,6 +52,30 @@ bool isDynamic(mlir::Type type) {
   return shaped && shaped.hasRank() && !shaped.hasStaticShape();
 }
 
+/// A shape's text parsed, or why it does not parse.
+struct ParsedShape {
+  std::vector<SymExpr> dims;
+  std::string error;
+};
+
+/// `text` parsed once per thread: every clone of a graph (a parametric
+/// plan makes one per S) holds the same texts. Keyed by the text, not the
+/// attribute, so that nothing outlives its context.
+const ParsedShape &parsedShape(llvm::StringRef text) {
+  thread_local llvm::StringMap<ParsedShape> parsed;
+  if (parsed.size() > 100000) // a fuzzer's texts: no unbounded growth
+    parsed.clear();
+  auto [it, fresh] = parsed.try_emplace(text);
+  if (fresh) {
+    llvm::Expected<std::vector<SymExpr>> dims = parseSymShape(text);
+    if (dims)
+      it->second.dims = std::move(*dims);
+    else
+      it->second.error = llvm::toString(dims.takeError());
+  }
+  return it->second;
+}
+
 /// The static type `shape` ("1,s58,1536") gives `type`, or an error.
 llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
                                     const SymbolBindings &bindings) {
@@ -58,17 +83,19 @@ llvm::Expected<mlir::Type> bindType(mlir::Type type, llvm::StringRef shape,
   if (!tensor)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "only ranked tensors can be bound");
-  llvm::Expected<std::vector<SymExpr>> exprs = parseSymShape(shape);
-  if (!exprs)
-    return exprs.takeError();
-  if (int64_t(exprs->size()) != tensor.getRank())
+  const ParsedShape &parsed = parsedShape(shape);
+  if (!parsed.error.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   parsed.error);
+  const std::vector<SymExpr> &exprs = parsed.dims;
+  if (int64_t(exprs.size()) != tensor.getRank())
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         llvm::formatv("shape '{0}' has {1} dims, the type has {2}", shape,
-                      exprs->size(), tensor.getRank())
+                      exprs.size(), tensor.getRank())
             .str());
   llvm::SmallVector<int64_t> dims;
-  for (auto [index, expr] : llvm::enumerate(*exprs)) {
+  for (auto [index, expr] : llvm::enumerate(exprs)) {
     llvm::Expected<int64_t> dim = expr.evaluate(bindings);
     if (!dim)
       return dim.takeError();

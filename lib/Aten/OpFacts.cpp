@@ -8,6 +8,7 @@
 #include "coreai-plan/Aten/OpFacts.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -154,7 +155,10 @@ public:
   }
 
   const OpFacts *find(llvm::StringRef name, llvm::StringRef overload) const {
-    auto found = byKey.find((name + "." + overload).str());
+    // Asked for every op of every clone: the key is built on the stack.
+    llvm::SmallString<64> key;
+    (name + "." + overload).toVector(key);
+    auto found = byKey.find(key);
     return found == byKey.end() ? nullptr : &facts[found->second];
   }
   llvm::ArrayRef<size_t> overloads(llvm::StringRef name) const {

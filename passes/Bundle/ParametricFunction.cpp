@@ -4,6 +4,8 @@
 #include "coreai-plan/Passes/Reorder.h"
 #include "coreai-plan/Verify.h"
 
+#include "mlir/IR/Diagnostics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -259,27 +261,32 @@ ParametricPlanner::build(const Part &part, int64_t lo, int64_t hi) const {
   return plan;
 }
 
-/// The plan instantiated at `s` on the function specialised there:
-/// checked against the graph's own buffers, applied and replayed, kept
-/// when `s` is one of the job's instances.
+/// The plan instantiated at `s` on the function specialised there,
+/// applied and replayed, checked against the graph's own buffers there on
+/// the first S of each piece and on the instances kept (which need them
+/// for the manifest); every other S replays the piece's buffers found
+/// there (replaysAt), and falls back to this whole check when the replay
+/// fails, whose messages say why.
 llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
   bool keep = llvm::is_contained(job.instances, s);
-  std::string cloneName =
-      keep ? llvm::formatv("{0}__s{1}", name, s).str() : name + "__check";
-  mlir::OwningOpRef<mlir::func::FuncOp> original;
   size_t piece = size_t(
       llvm::find_if(result.pieces,
                     [&](const ParametricPlan &p) { return p.contains(s); }) -
       result.pieces.begin());
+  bool first = !checkedPieces.count(piece);
+  if (!keep && !first && replaysAt(piece, s))
+    return llvm::Error::success();
+  std::string cloneName =
+      keep ? llvm::formatv("{0}__s{1}", name, s).str() : name + "__check";
+  mlir::OwningOpRef<mlir::func::FuncOp> original;
   const Part &part = parts[pieceParts[piece]];
   specialiser.setLayout(part.positions, part.kernels);
   // The dataflow check (the planned graph computes what the specialised
   // one did) compares the two op for op: the same ops, operands and order
   // at every S of a piece, only the types differ. Once per piece, and on
-  // the instances kept; the replay itself runs at every S.
-  bool dataflow = keep || dataflowChecked.insert(piece).second;
+  // the instances kept.
   auto at = buffersAt(part.referenceBuffers, s, cloneName,
-                      dataflow ? &original : nullptr);
+                      keep || first ? &original : nullptr);
   if (!at)
     return at.takeError();
   auto [clone, functionBuffers] = std::move(*at);
@@ -291,6 +298,8 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
   if (llvm::Error violation = verifyParametricAt(
           plan, s, functionBuffers.problem, &functionBuffers.bins))
     return failedVerification(std::move(violation));
+  if (first)
+    checkedPieces.try_emplace(piece, clone, functionBuffers);
   Plan instance;
   instance.offsets = plan.offsetsAt(s);
   instance.heap = plan.heapAt(s);
@@ -322,6 +331,44 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
   entry->chunk = s;
   result.instances.emplace_back(std::move(*entry), cloneName);
   return llvm::Error::success();
+}
+
+/// Whether the piece's plan, applied at `s` with the buffers found on the
+/// piece's first S (no liveness here), passes the replay, which checks
+/// every placed value's size against its type at `s` and every read
+/// against the bytes' last writer. Its messages are dropped: on failure
+/// instantiateAt runs the whole check, whose messages say why.
+bool ParametricPlanner::replaysAt(size_t piece, int64_t s) {
+  const Part &part = parts[pieceParts[piece]];
+  const ParametricPlan &plan = result.pieces[piece];
+  if (options.maxHeap > 0 && plan.heapAt(s) > options.maxHeap)
+    return false;
+  specialiser.setLayout(part.positions, part.kernels);
+  auto clone = specialiser.cloneAt(s, name + "__check");
+  if (mlir::failed(clone))
+    return false;
+  specialiser.order(*clone);
+  Plan instance;
+  instance.offsets = plan.offsetsAt(s);
+  instance.heap = plan.heapAt(s);
+  instance.lowerBound = plan.lowerBoundAt(s);
+  instance.algorithm = "parametric";
+  FunctionPlanOptions instanceOptions = options;
+  instanceOptions.chunk = s;
+  bool replayed = false;
+  {
+    mlir::ScopedDiagnosticHandler quiet(clone->getContext(),
+                                        [](mlir::Diagnostic &) {
+                                          return mlir::success();
+                                        });
+    replayed = mlir::succeeded(replayPlan(
+        *clone,
+        checkedPieces.at(piece).on(*clone, plan.problemAt(s),
+                                   plan.binsAt(s)),
+        instance, plan.binOf(), instanceOptions));
+  }
+  clone->erase();
+  return replayed;
 }
 
 llvm::Expected<ParametricFunction>

@@ -8,6 +8,7 @@
 #ifndef COREAI_PLAN_LIB_BUNDLE_PARAMETRICPLANNER_H
 #define COREAI_PLAN_LIB_BUNDLE_PARAMETRICPLANNER_H
 
+#include "BufferPositions.h"
 #include "ParametricFunction.h"
 #include "ParametricSpecialiser.h"
 
@@ -82,6 +83,7 @@ private:
   llvm::Error checkSizesAt(const Part &part, const FunctionBuffers &actual,
                            int64_t s) const;
   llvm::Error instantiateAt(int64_t s);
+  bool replaysAt(size_t piece, int64_t s);
 
   // ParametricPieces.cpp
   llvm::Expected<int64_t> solvedHeapAt(size_t part, const ParametricPlan &plan,
@@ -121,8 +123,9 @@ private:
   std::vector<Piece> pieces;
   /// The part of each of result.pieces.
   std::vector<size_t> pieceParts;
-  /// The pieces whose dataflow check has run (instantiateAt).
-  std::set<size_t> dataflowChecked;
+  /// Per piece whose dataflow check has run (instantiateAt), its
+  /// buffers found there: every other S of the piece reuses them.
+  std::map<size_t, BufferPositions> checkedPieces;
   /// The heap of a plan solved for S alone in a part's op order.
   std::map<std::pair<size_t, int64_t>, int64_t> solvedHeaps;
   /// The heap of the plan `plan --chunks S` makes: S alone, every

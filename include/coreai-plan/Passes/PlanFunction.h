@@ -143,6 +143,15 @@ mlir::FailureOr<PlannedEntry> applyPlan(mlir::func::FuncOp func,
                                         BinAssignment binOf,
                                         const FunctionPlanOptions &options);
 
+/// applyPlan without what only a kept plan needs (the annotations, the
+/// manifest's records, the dataflow check): the placements the
+/// annotations would state, replayed on `func` (PlannedPlacements). The
+/// parametric planner checks the S no instance keeps with it.
+mlir::LogicalResult replayPlan(mlir::func::FuncOp func,
+                               const FunctionBuffers &buffers,
+                               const Plan &plan, const BinAssignment &binOf,
+                               const FunctionPlanOptions &options);
+
 /// The functions the coreai-plan-buffers pass and `coreai-plan buffers`
 /// plan: every one with a body, private ones too, in module order.
 std::vector<mlir::func::FuncOp> functionsWithBodies(mlir::ModuleOp module);

@@ -11,12 +11,30 @@
 #ifndef COREAI_PLAN_PASSES_VERIFYREPLAY_H
 #define COREAI_PLAN_PASSES_VERIFYREPLAY_H
 
+#include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Replay.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
+
 namespace coreai {
+
+/// A plan's placements as the function's annotations would state them
+/// (coreai.placement per op, coreai.workspace, coreai.plan's heap and
+/// alignment), handed to the replay without writing them: the parametric
+/// planner replays most S of a range this way, where setting the
+/// attributes cost as much as the replay.
+struct PlannedPlacements {
+  int64_t heap = 0;
+  int64_t alignment = 1;
+  /// Per op with a placed result, an entry per result.
+  llvm::MapVector<mlir::Operation *, llvm::SmallVector<Placement, 1>> results;
+  llvm::DenseMap<mlir::Operation *, Placement> workspaces;
+};
 
 struct ReplayOptions {
   /// The target's alignment: every heap offset must be a multiple of it,
@@ -25,6 +43,8 @@ struct ReplayOptions {
   /// The function as it was before planning: when set, the planned one
   /// must compute the same dataflow (verifySameDataflow).
   mlir::func::FuncOp original;
+  /// When set, the plan replayed; the function's annotations are not read.
+  const PlannedPlacements *placements = nullptr;
 };
 
 /// The replay program of a planned function: storages are the heap
