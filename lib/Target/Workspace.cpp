@@ -450,9 +450,17 @@ llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses() {
 const WorkspaceRule *WorkspaceRules::find(llvm::StringRef name,
                                           llvm::StringRef overload,
                                           llvm::StringRef opClass) const {
+  // Asked for every op of every clone: `name.overload` is matched in
+  // place, not built.
+  auto names = [&](llvm::StringRef op) {
+    if (op == name)
+      return true;
+    return op.size() == name.size() + 1 + overload.size() &&
+           op.starts_with(name) && op[name.size()] == '.' &&
+           op.ends_with(overload);
+  };
   for (const WorkspaceRule &rule : rules)
-    if (!rule.op.empty() &&
-        (rule.op == name || rule.op == (name + "." + overload).str()))
+    if (!rule.op.empty() && names(rule.op))
       return &rule;
   if (opClass.empty())
     return nullptr;
