@@ -82,7 +82,8 @@ writeParametric(flatbuffers::FlatBufferBuilder &fbb,
                                     p.symbol.c_str(), p.alignment, p.plan.lo,
                                     p.plan.hi, &p.plan.order,
                                     &p.plan.heapTerms, &buffers,
-                                    borrowed.empty() ? nullptr : &borrowed);
+                                    borrowed.empty() ? nullptr : &borrowed,
+                                    p.cut.empty() ? nullptr : p.cut.c_str());
 }
 
 template <typename T>
@@ -190,6 +191,7 @@ llvm::Expected<ManifestParametric> readParametric(const fb::Parametric &in,
   p.plan.hi = in.hi();
   p.plan.order = vec(in.order());
   p.plan.heapTerms = vec(in.heap_terms());
+  p.cut = str(in.cut());
   std::vector<detail::RecordedRegion> regions;
   if (const auto *buffers = in.buffers())
     for (const fb::ParametricBuffer *b : *buffers) {

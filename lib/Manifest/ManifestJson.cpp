@@ -125,7 +125,7 @@ json::Value parametricToJson(const ManifestParametric &p) {
     borrowed.push_back(json::Object{{"output", bin.output},
                                     {"size", bin.capacity.coefficients},
                                     {"available_until", bin.availableUntil}});
-  return json::Object{
+  json::Object written{
       {"entry", p.entry},
       {"input", int64_t(p.input)},
       {"symbol", p.symbol},
@@ -137,6 +137,9 @@ json::Value parametricToJson(const ManifestParametric &p) {
       {"buffers", std::move(buffers)},
       {"borrowed_outputs", std::move(borrowed)},
   };
+  if (!p.cut.empty()) // optional, as in the binary form
+    written["cut"] = p.cut;
+  return written;
 }
 
 } // namespace
@@ -371,7 +374,8 @@ static bool readParametric(const json::Value &value, ManifestParametric &p,
         o.map("lo", p.plan.lo) && o.map("hi", p.plan.hi) &&
         o.map("order", p.plan.order) &&
         o.map("heap_terms", p.plan.heapTerms) &&
-        o.map("borrowed_outputs", p.plan.bins)))
+        o.map("borrowed_outputs", p.plan.bins) &&
+        o.mapOptional("cut", p.cut)))
     return false;
   const json::Array *buffers = inputAndBuffers(value, input, p.input, path);
   if (!buffers)

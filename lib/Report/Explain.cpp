@@ -292,4 +292,33 @@ std::string explainPlans(llvm::ArrayRef<PlannedEntry> entries) {
   return text;
 }
 
+std::string explainPieces(llvm::ArrayRef<ParametricPiece> pieces) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::MapVector<llvm::StringRef, std::vector<const ParametricPiece *>> byEntry;
+  for (const ParametricPiece &piece : pieces)
+    byEntry[piece.entry].push_back(&piece);
+  for (auto &[entry, own] : byEntry) {
+    std::stable_sort(own.begin(), own.end(),
+                     [](const ParametricPiece *a, const ParametricPiece *b) {
+                       return a->plan->lo < b->plan->lo;
+                     });
+    os << llvm::formatv("@{0}: one plan for every {1} in [{2}, {3}] in {4} "
+                        "piece{5}\n",
+                        entry, own.front()->symbol, own.front()->plan->lo,
+                        own.back()->plan->hi, own.size(),
+                        own.size() == 1 ? "" : "s");
+    for (const ParametricPiece *piece : own) {
+      const ParametricPlan &plan = *piece->plan;
+      os << llvm::formatv("  [{0}, {1}]: heap {2} bytes at {0}, {3} at {1}\n",
+                          plan.lo, plan.hi, plan.heapAt(plan.lo),
+                          plan.heapAt(plan.hi));
+      if (!piece->cut.empty())
+        os << llvm::formatv("    cut below {0}={1}: {2}\n", piece->symbol,
+                            plan.lo, piece->cut);
+    }
+  }
+  return text;
+}
+
 } // namespace coreai

@@ -63,7 +63,7 @@ TEST_CASE("the growth chart places S proportionally", "[report][page]") {
 TEST_CASE("the growth chart draws parametric pieces and their cuts",
           "[report][page]") {
   ParametricPlan low = linearPiece(1, 8), high = linearPiece(9, 64);
-  ParametricPiece a{"main", &low}, b{"main", &high};
+  ParametricPiece a{"main", &low, "s0", ""}, b{"main", &high, "s0", ""};
   PlannedEntry s64 = oneBuffer(64);
   std::string svg = renderGrowthChart({&s64}, {&a, &b});
   CHECK(svg.find("cut 8|9") != std::string::npos);

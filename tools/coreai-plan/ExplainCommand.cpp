@@ -2,7 +2,8 @@
 //
 // Reads a manifest and says why each heap is as big as it is: the op at
 // the peak, the buffers live there, their growth with S, fragmentation,
-// and what fused kernels keep out of memory.
+// and what fused kernels keep out of memory; for a parametric plan, its
+// pieces and why the range is cut where it is.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
@@ -44,10 +45,19 @@ int runExplain() {
     if (accepts(entryFilter, entry.planned.entry) &&
         accepts(chunkFilter, entry.planned.chunk))
       selected.push_back(entry.planned);
-  if (selected.empty())
+  std::vector<ParametricPiece> pieces;
+  for (const ManifestParametric &p : manifest->parametric)
+    if (accepts(entryFilter, p.entry) &&
+        (chunkFilter.empty() ||
+         llvm::any_of(chunkFilter,
+                      [&](int64_t s) { return p.plan.contains(s); })))
+      pieces.push_back({p.entry, &p.plan, p.symbol, p.cut});
+  if (selected.empty() && pieces.empty())
     return fail(InputError, "no entry point in '" + manifestPath +
                                 "' matches --entry/--chunk");
   llvm::outs() << explainPlans(selected);
+  if (!pieces.empty())
+    llvm::outs() << (selected.empty() ? "" : "\n") << explainPieces(pieces);
   return Success;
 }
 

@@ -105,7 +105,7 @@ int writePictures(const Manifest &m) {
       entries.push_back(entry.planned);
     std::vector<ParametricPiece> pieces;
     for (const ManifestParametric &p : m.parametric)
-      pieces.push_back({p.entry, &p.plan});
+      pieces.push_back({p.entry, &p.plan, p.symbol, p.cut});
     std::vector<std::string> files;
     for (const ManifestInput &input : m.inputs)
       files.push_back(input.file);

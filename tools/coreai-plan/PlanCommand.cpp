@@ -180,6 +180,17 @@ std::vector<PlannedEntry> plannedEntries(const Manifest &manifest) {
   return entries;
 }
 
+/// What --explain prints: the entries' peaks, then the parametric pieces.
+std::string explanation(const Manifest &manifest) {
+  std::vector<ParametricPiece> pieces;
+  for (const ManifestParametric &p : manifest.parametric)
+    pieces.push_back({p.entry, &p.plan, p.symbol, p.cut});
+  std::string text = explainPlans(plannedEntries(manifest));
+  if (!pieces.empty())
+    text += "\n" + explainPieces(pieces);
+  return text;
+}
+
 /// A compact summary for scripts; plan.json holds every buffer.
 llvm::json::Value summaryJson(const Manifest &manifest,
                               llvm::ArrayRef<std::string> written) {
@@ -266,7 +277,7 @@ llvm::json::Value summaryJson(const Manifest &manifest,
   if (!parametric.empty())
     summary["parametric"] = std::move(parametric);
   if (explain)
-    summary["explain"] = explainPlans(plannedEntries(manifest));
+    summary["explain"] = explanation(manifest);
   return summary;
 }
 
@@ -410,7 +421,7 @@ int runPlan() {
   if (!writtenElsewhere.empty())
     llvm::outs() << "wrote " << llvm::join(writtenElsewhere, ", ") << "\n";
   if (explain)
-    llvm::outs() << "\n" << explainPlans(plannedEntries(manifest));
+    llvm::outs() << "\n" << explanation(manifest);
   return Success;
 }
 

@@ -64,7 +64,8 @@ struct ManifestParametric {
   int64_t alignment = 1;
   ParametricPlan plan;
   /// Why the planner cut the range below plan.lo (empty for the lowest
-  /// piece). For the planner's reports only: not written to the manifest.
+  /// piece): for reports (`plan`, `explain`); no reader at run time needs
+  /// it.
   std::string cut;
 };
 

@@ -58,6 +58,9 @@ std::string renderHeapSvg(const PlannedEntry &entry,
 struct ParametricPiece {
   std::string entry;
   const ParametricPlan *plan = nullptr;
+  std::string symbol; ///< the shape symbol bound to S (`s58`)
+  /// Why the planner cut the range below the piece (empty: the lowest).
+  std::string cut;
 };
 
 /// An entry point's bytes against S on a true (proportional) S axis: the
@@ -83,6 +86,11 @@ std::string renderBundleHtml(llvm::ArrayRef<PlannedEntry> entries,
 /// with S, and how much of the heap is lost to fragmentation; with fused
 /// kernels, what they keep out of memory and the kernel the peak op is in.
 std::string explainPlans(llvm::ArrayRef<PlannedEntry> entries);
+
+/// Per entry point with a parametric plan, its pieces: each one's range,
+/// its heap there, and why the range is cut below it (no neighbour's plan
+/// covers both within the tolerance, or a borrowed buffer stops fitting).
+std::string explainPieces(llvm::ArrayRef<ParametricPiece> pieces);
 
 /// What fusion kept out of memory in `entry`: "3 kernels keep 10 values
 /// (3072 bytes) out of memory"; empty when it has no kernels.
