@@ -18,14 +18,19 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def parse_arguments(description):
+def parse_arguments(description, base=False):
     """--build (default build/), --shared (default $COREAI_SHARED_DIR or
-    ../shared), --update (rewrite the section of docs/benchmarks.md)."""
+    ../shared), --update (rewrite the section of docs/benchmarks.md); with
+    `base`, --base (the build directory of the previous commit, run in the
+    same run for comparison)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--shared", default=os.environ.get(
         "COREAI_SHARED_DIR", os.path.join(ROOT, "..", "shared")))
     parser.add_argument("--update", action="store_true")
+    if base:
+        parser.add_argument("--base",
+                            help="build directory of the previous commit")
     return parser.parse_args()
 
 

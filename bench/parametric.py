@@ -4,9 +4,13 @@ parametric plan (`coreai-plan plan --chunks 1..64`) beside the heap of a plan
 made for that S alone (`--chunks S`), at S = 1, 7, 16, 23, 32, 50, 64, and
 the size of the manifest of the parametric plan against the manifest of the
 four per-S plans 1,16,32,64, and the wall time of the two commands in the
-same run (alternated, median of TIMED runs each) with its ratio.
+same run (alternated, median of TIMED runs each) with its ratio. With
+--base (the previous commit's build directory), its `--chunks 1..64` is
+timed in the same alternation, and its heaps and manifest size compared.
+Fails when a cut does not say why neither neighbour's plan covers both.
 
-    bench/parametric.py [--build BUILD_DIR] [--shared SHARED_DIR] [--update]
+    bench/parametric.py [--build BUILD_DIR] [--base BUILD_DIR]
+                        [--shared SHARED_DIR] [--update]
 
 Target h18p (alignment 256, every reuse technique on, borrowing included;
 the same again with --no-borrow-outputs). Prints the table as
@@ -39,13 +43,23 @@ def plan(tool, graph, chunks, out, *extra):
     return json.loads(r.stdout), time.time() - started
 
 
-def median_seconds(tool, graph, chunks, out):
-    """Both commands' wall times, alternated so that drift hits both."""
-    times = {c: [] for c in chunks}
+def median_seconds(runs, graph, out):
+    """Each (key, tool, chunks) run's wall time, alternated so that drift
+    hits all of them."""
+    times = {key: [] for key, _, _ in runs}
     for _ in range(TIMED):
-        for c in chunks:
-            times[c].append(plan(tool, graph, c, out + ".timed")[1])
-    return {c: sorted(t)[len(t) // 2] for c, t in times.items()}
+        for key, tool, chunks in runs:
+            times[key].append(plan(tool, graph, chunks, out + ".timed")[1])
+    return {key: sorted(t)[len(t) // 2] for key, t in times.items()}
+
+
+def check_cut(name, piece):
+    """A cut must say why neither plan covers both pieces (mergePieces
+    tried the upper one stretched down and the lower one stretched up)."""
+    why = piece.get("cut") or ""
+    if "stretched down" not in why or "stretched up" not in why:
+        sys.exit(f"parametric.py: {name}: the cut below {piece['lo']} does "
+                 f"not say why the pieces are not merged: {why!r}")
 
 
 def graphs(shared):
@@ -85,8 +99,10 @@ def range_heaps(summary):
 
 
 def main():
-    args = parse_arguments(__doc__.splitlines()[0])
+    args = parse_arguments(__doc__.splitlines()[0], base=True)
     tool = os.path.join(args.build, "bin", "coreai-plan")
+    base_tool = (os.path.join(args.base, "bin", "coreai-plan")
+                 if args.base else None)
 
     heap_rows, size_rows, cut_rows = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,9 +114,23 @@ def main():
             # With borrowing (h18p's default) and without (the comparison
             # made before parametric plans borrowed).
             summary, _ = plan(tool, graph, chunks, out + ".range")
+            for p in summary['parametric'][1:]:
+                check_cut(name, p)
             cut_rows += [(name, f"[{p['lo']}, {p['hi']}]", p['cut'])
                          for p in summary['parametric'] if p.get('cut')]
             heaps, pieces, terms, buffers = range_heaps(summary)
+            before = None
+            if base_tool:
+                previous, _ = plan(base_tool, graph, chunks, out + ".base")
+                old_heaps = range_heaps(previous)[0]
+                changed = [s for s in heaps if heaps[s] != old_heaps.get(s)]
+                before = {
+                    "heaps": ("same" if not changed else
+                              f"differ at {len(changed)} S, from S="
+                              f"{min(changed)}"),
+                    "manifest": os.path.getsize(
+                        os.path.join(out + ".base", "plan.manifest")),
+                }
             plain, _ = plan(tool, graph, chunks, out + ".plain",
                             "--no-borrow-outputs")
             plain_heaps = range_heaps(plain)[0]
@@ -114,13 +144,18 @@ def main():
                                   plain_heaps[s], own_plain[s]))
             listed_chunks = ",".join(map(str, LISTED))
             listed, _ = plan(tool, graph, listed_chunks, out + ".listed")
-            timed = median_seconds(tool, graph, [chunks, listed_chunks], out)
+            runs = [("range", tool, chunks), ("listed", tool, listed_chunks)]
+            if base_tool:
+                runs.append(("base", base_tool, chunks))
+            timed = median_seconds(runs, graph, out)
+            if before:
+                before["seconds"] = timed["base"]
             size_rows.append((
-                name, buffers, " ".join(pieces), terms, timed[chunks],
-                timed[listed_chunks],
+                name, buffers, " ".join(pieces), terms, timed["range"],
+                timed["listed"],
                 os.path.getsize(os.path.join(out + ".range", "plan.manifest")),
                 os.path.getsize(os.path.join(out + ".listed",
-                                             "plan.manifest"))))
+                                             "plan.manifest")), before))
 
     def above(heap, own):
         return f"{(heap - own) / own * 100:.2f} %"
@@ -171,12 +206,30 @@ def main():
         "| ---: |",
     ]
     for (name, buffers, pieces, terms, seconds, listed_seconds, param,
-         listed) in size_rows:
+         listed, _) in size_rows:
         count = pieces.count("[")
         lines.append(f"| {name} | {buffers:,} | {pieces} | {count} | "
                      f"{terms:,} | {seconds:.2f} s | {listed_seconds:.2f} s | "
                      f"{seconds / listed_seconds:.2f} | {param:,} | "
                      f"{listed:,} | {param / listed:.2f} |")
+    if base_tool:
+        lines += [
+            "",
+            f"Against the previous commit (`--base {args.base}`), in the "
+            "same run: its `plan --chunks 1..64` timed in the same "
+            "alternation, its heap at every S of the range and its "
+            "manifest's bytes.",
+            "",
+            "| graph | 1..64 before | 1..64 now | speed-up | heaps at every "
+            "S | manifest before | manifest now |",
+            "| --- | ---: | ---: | ---: | --- | ---: | ---: |",
+        ]
+        for (name, _, _, _, seconds, _, param, _, before) in size_rows:
+            lines.append(f"| {name} | {before['seconds']:.2f} s | "
+                         f"{seconds:.2f} s | "
+                         f"{before['seconds'] / seconds:.2f} | "
+                         f"{before['heaps']} | {before['manifest']:,} | "
+                         f"{param:,} |")
     lines += [
         "",
         "Why each cut exists (`plan --json`, `cut`): for each piece with "

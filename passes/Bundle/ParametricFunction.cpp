@@ -39,6 +39,11 @@ ParametricPlanner::ParametricPlanner(const PlanJob &job,
   result.symbol = job.chunkSymbol;
 }
 
+ParametricPlanner::~ParametricPlanner() {
+  for (auto &[piece, checked] : checkedPieces)
+    checked.clone.func.erase();
+}
+
 llvm::Expected<ParametricFunction> ParametricPlanner::run() {
   stage("planning");
   if (llvm::Error error = planPieces())
@@ -299,7 +304,9 @@ llvm::Error ParametricPlanner::instantiateAt(int64_t s) {
           plan, s, functionBuffers.problem, &functionBuffers.bins))
     return failedVerification(std::move(violation));
   if (first)
-    checkedPieces.try_emplace(piece, clone, functionBuffers);
+    checkedPieces.try_emplace(
+        piece, CheckedPiece{BufferPositions(clone, functionBuffers),
+                            specialiser.rebindable(name + "__replay")});
   Plan instance;
   instance.offsets = plan.offsetsAt(s);
   instance.heap = plan.heapAt(s);
@@ -343,32 +350,24 @@ bool ParametricPlanner::replaysAt(size_t piece, int64_t s) {
   const ParametricPlan &plan = result.pieces[piece];
   if (options.maxHeap > 0 && plan.heapAt(s) > options.maxHeap)
     return false;
+  CheckedPiece &checked = checkedPieces.at(piece);
+  mlir::func::FuncOp clone = checked.clone.func;
+  mlir::ScopedDiagnosticHandler quiet(clone.getContext(),
+                                      [](mlir::Diagnostic &) {
+                                        return mlir::success();
+                                      });
   specialiser.setLayout(part.positions, part.kernels);
-  auto clone = specialiser.cloneAt(s, name + "__check");
-  if (mlir::failed(clone))
+  if (mlir::failed(specialiser.rebind(checked.clone, s)))
     return false;
-  specialiser.order(*clone);
   Plan instance;
   instance.offsets = plan.offsetsAt(s);
   instance.heap = plan.heapAt(s);
-  instance.lowerBound = plan.lowerBoundAt(s);
   instance.algorithm = "parametric";
   FunctionPlanOptions instanceOptions = options;
   instanceOptions.chunk = s;
-  bool replayed = false;
-  {
-    mlir::ScopedDiagnosticHandler quiet(clone->getContext(),
-                                        [](mlir::Diagnostic &) {
-                                          return mlir::success();
-                                        });
-    replayed = mlir::succeeded(replayPlan(
-        *clone,
-        checkedPieces.at(piece).on(*clone, plan.problemAt(s),
-                                   plan.binsAt(s)),
-        instance, plan.binOf(), instanceOptions));
-  }
-  clone->erase();
-  return replayed;
+  return mlir::succeeded(replayPlan(
+      clone, checked.buffers.on(clone, plan.problemAt(s), plan.binsAt(s)),
+      instance, plan.binOf(), instanceOptions));
 }
 
 llvm::Expected<ParametricFunction>

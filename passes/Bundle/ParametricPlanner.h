@@ -59,6 +59,8 @@ public:
                     mlir::ModuleOp planned, PlanObserver *observer);
 
   llvm::Expected<ParametricFunction> run();
+  /// Erases the clones kept for checking (checkedPieces).
+  ~ParametricPlanner();
 
 private:
   using CloneAndBuffers = std::pair<mlir::func::FuncOp, FunctionBuffers>;
@@ -124,8 +126,13 @@ private:
   /// The part of each of result.pieces.
   std::vector<size_t> pieceParts;
   /// Per piece whose dataflow check has run (instantiateAt), its
-  /// buffers found there: every other S of the piece reuses them.
-  std::map<size_t, BufferPositions> checkedPieces;
+  /// buffers found there and a clone in its order: every other S of the
+  /// piece reuses both (replaysAt).
+  struct CheckedPiece {
+    BufferPositions buffers;
+    Specialiser::Rebindable clone;
+  };
+  std::map<size_t, CheckedPiece> checkedPieces;
   /// The heap of a plan solved for S alone in a part's op order.
   std::map<std::pair<size_t, int64_t>, int64_t> solvedHeaps;
   /// The heap of the plan `plan --chunks S` makes: S alone, every

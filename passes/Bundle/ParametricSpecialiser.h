@@ -49,6 +49,51 @@ public:
     return clone;
   }
 
+  /// A clone in the range's order kept to check many S (the replay at
+  /// every S of a piece): made once, then moved to each S by rebind(),
+  /// which costs a fraction of a fresh clone.
+  struct Rebindable {
+    mlir::func::FuncOp func;
+    /// Every value's type in the source (dynamic where S is).
+    std::vector<std::pair<mlir::Value, mlir::Type>> types;
+    mlir::FunctionType type;
+  };
+
+  /// cloneAt's clone in the range's order (order()), at no S yet.
+  Rebindable rebindable(llvm::StringRef name) const {
+    Rebindable clone;
+    clone.func = source.clone();
+    clone.func.setSymName(name);
+    planned.push_back(clone.func);
+    clone.func->setAttr("coreai.entry",
+                        mlir::Builder(clone.func.getContext())
+                            .getStringAttr(source.getSymName()));
+    clone.type = clone.func.getFunctionType();
+    for (mlir::BlockArgument argument : clone.func.getArguments())
+      clone.types.emplace_back(argument, argument.getType());
+    clone.func.walk([&](mlir::Operation *op) {
+      for (mlir::Value result : op->getResults())
+        clone.types.emplace_back(result, result.getType());
+    });
+    order(clone.func);
+    return clone;
+  }
+
+  /// `clone` specialised at S: what cloneAt and order() make there. Only
+  /// the types depend on S (specializeShapes), so they are put back to the
+  /// source's and bound again.
+  mlir::LogicalResult rebind(Rebindable &clone, int64_t s) const {
+    for (auto &[value, type] : clone.types)
+      value.setType(type);
+    clone.func.setFunctionType(clone.type);
+    clone.func->setAttr("coreai.seq_len",
+                        mlir::Builder(clone.func.getContext())
+                            .getI64IntegerAttr(s));
+    SymbolBindings bindings = job.bindings;
+    bindings[symbol] = s;
+    return specializeShapes(clone.func, bindings);
+  }
+
   /// `clone` (in the source's order) moved into the range's order, with
   /// the reference's fused kernels: every S runs the same kernels (the
   /// rules, which weigh bytes, could group a small S otherwise).
