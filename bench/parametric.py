@@ -196,9 +196,10 @@ def main():
         "replay at all 64 S) and of `plan --chunks 1,16,32,64`, measured in "
         f"the same run, alternated, median of {TIMED} each; `time ratio` "
         "the first over the second. Besides ../shared's Gemma graphs and "
-        "tiny Llama, the dynamic Qwen3 and SmolLM2 decoders exported for "
-        "this project (bench/decoders/export_dynamic.py, transformers' own "
-        "model code at tiny width, S in [1, 64]).",
+        "tiny Llama, the dynamic decoders exported for this project "
+        "(bench/decoders/export_dynamic.py, transformers' own model code, "
+        "random weights, S in [1, 64]): Qwen3 and SmolLM2 at tiny width in "
+        "f32, and Llama 3.2 1B at its published shape in f16.",
         "",
         "| graph | buffers | pieces | count | terms | 1..64 | 4 per-S | "
         "time ratio | parametric manifest | 4 per-S plans | ratio |",

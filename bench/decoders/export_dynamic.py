@@ -7,6 +7,10 @@ downloaded: each model is built from a config, random f32 weights.
     python3 bench/decoders/export_dynamic.py OUT [--families qwen3,smollm2]
         [--smin 1] [--smax 64] [--hint 8]
 
+A family of export_decoders.FAMILIES (`--families llama3.2-1b`) is
+exported at its published shape instead, in f16, as
+OUT/<family>.f16.dyn.*.pt2.
+
 Writes OUT/<family>-tiny.f32.dyn.export.pt2 (torch.export.export as
 returned) and OUT/<family>-tiny.f32.dyn.core-aten.pt2 (after
 run_decompositions()), both stripped like export_decoders.py's (data/
@@ -109,13 +113,17 @@ def check_program(ep, wrapper_factory, spec, sizes):
 
 def one(family, out, args):
     import torch
-    spec = dict(SPECS[family])
-    name = f"{family}-tiny.f32.dyn"
+    if family in SPECS:
+        spec, dtype = dict(SPECS[family]), torch.float32
+        name = f"{family}-tiny.f32.dyn"
+    else:  # a published shape (export_decoders.FAMILIES), random f16
+        spec, dtype = dict(ed.FAMILIES[family]), torch.float16
+        name = f"{family}.f16.dyn"
     rec = dict(name=name, spec={k: v for k, v in spec.items()},
                max_cache_len=CACHE, sym_range=[args.smin, args.smax],
                hint=args.hint, attn_implementation="eager")
     t0 = time.time()
-    model = ed.make_model(spec, "eager", torch.float32, "cpu")
+    model = ed.make_model(spec, "eager", dtype, "cpu")
     wrapper = ed.make_wrapper(model, "cpu")
     rec["wrapper"] = type(wrapper).__mro__[1].__name__
     rec["hf_config"] = json.loads(model.config.to_json_string())
@@ -155,7 +163,7 @@ def one(family, out, args):
 
     def fresh():
         torch.manual_seed(0)
-        m = ed.make_model(spec, "eager", torch.float32, "cpu")
+        m = ed.make_model(spec, "eager", dtype, "cpu")
         return ed.make_wrapper(m, "cpu")
     try:
         # the same weights: make_model seeds 0 itself; fresh caches each S
