@@ -464,22 +464,21 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
 /// written by it (docs/WORKSPACE.md).
 void ProgramBuilder::addWorkspace(Operation *op, const Placement &workspace,
                                   replay::Step &step) {
-  const Placement *placement = &workspace;
   std::string name;
   if (named)
     name = llvm::formatv("the workspace of '{0}' at {1}", op->getName(),
                          locationString(op->getLoc()))
                .str();
-  bool lent = placement->kind == Placement::Kind::Lent;
-  if (placement->offset % alignment != 0)
+  bool lent = workspace.kind == Placement::Kind::Lent;
+  if (workspace.offset % alignment != 0)
     violate(op, llvm::formatv("its workspace at offset {0} of {1} is not "
                               "aligned to {2} bytes",
-                              placement->offset,
+                              workspace.offset,
                               lent ? "an output" : "the heap", alignment));
-  unsigned storage = lent ? outputStorage(placement->output) : 0;
+  unsigned storage = lent ? outputStorage(workspace.output) : 0;
   unsigned id = program.values.size();
   program.values.push_back(
-      {name, replay::Location{storage, placement->offset, placement->size},
+      {name, replay::Location{storage, workspace.offset, workspace.size},
        id});
   facts.push_back(ValueFacts{id, true});
   step.scratch.push_back(id);

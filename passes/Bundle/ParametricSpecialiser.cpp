@@ -7,6 +7,55 @@
 
 namespace coreai {
 
+mlir::func::FuncOp Specialiser::unboundClone(llvm::StringRef name) const {
+  mlir::func::FuncOp clone = source.clone();
+  clone.setSymName(name);
+  planned.push_back(clone);
+  clone->setAttr("coreai.entry", mlir::Builder(clone.getContext())
+                                     .getStringAttr(source.getSymName()));
+  return clone;
+}
+
+mlir::LogicalResult Specialiser::bind(mlir::func::FuncOp clone,
+                                      int64_t s) const {
+  clone->setAttr("coreai.seq_len",
+                 mlir::Builder(clone.getContext()).getI64IntegerAttr(s));
+  SymbolBindings bindings = job.bindings;
+  bindings[symbol] = s;
+  return specializeShapes(clone, bindings);
+}
+
+mlir::FailureOr<mlir::func::FuncOp>
+Specialiser::cloneAt(int64_t s, llvm::StringRef name) const {
+  mlir::func::FuncOp clone = unboundClone(name);
+  if (mlir::failed(bind(clone, s))) {
+    clone.erase();
+    return mlir::failure();
+  }
+  return clone;
+}
+
+Specialiser::Rebindable Specialiser::rebindable(llvm::StringRef name) const {
+  Rebindable clone;
+  clone.func = unboundClone(name);
+  clone.type = clone.func.getFunctionType();
+  for (mlir::BlockArgument argument : clone.func.getArguments())
+    clone.types.emplace_back(argument, argument.getType());
+  clone.func.walk([&](mlir::Operation *op) {
+    for (mlir::Value result : op->getResults())
+      clone.types.emplace_back(result, result.getType());
+  });
+  order(clone.func);
+  return clone;
+}
+
+mlir::LogicalResult Specialiser::rebind(Rebindable &clone, int64_t s) const {
+  for (auto &[value, type] : clone.types)
+    value.setType(type);
+  clone.func.setFunctionType(clone.type);
+  return bind(clone.func, s);
+}
+
 llvm::Error sameBuffers(const FunctionBuffers &reference,
                         const FunctionBuffers &other) {
   if (reference.bins.size() != other.bins.size())

@@ -32,22 +32,7 @@ public:
   /// A clone in `planned` at S, in the source's own order; the caller
   /// erases it or keeps it.
   mlir::FailureOr<mlir::func::FuncOp> cloneAt(int64_t s,
-                                              llvm::StringRef name) const {
-    mlir::func::FuncOp clone = source.clone();
-    clone.setSymName(name);
-    planned.push_back(clone);
-    mlir::Builder builder(clone.getContext());
-    clone->setAttr("coreai.entry",
-                   builder.getStringAttr(source.getSymName()));
-    clone->setAttr("coreai.seq_len", builder.getI64IntegerAttr(s));
-    SymbolBindings bindings = job.bindings;
-    bindings[symbol] = s;
-    if (mlir::failed(specializeShapes(clone, bindings))) {
-      clone.erase();
-      return mlir::failure();
-    }
-    return clone;
-  }
+                                              llvm::StringRef name) const;
 
   /// A clone in the range's order kept to check many S (the replay at
   /// every S of a piece): made once, then moved to each S by rebind(),
@@ -60,39 +45,12 @@ public:
   };
 
   /// cloneAt's clone in the range's order (order()), at no S yet.
-  Rebindable rebindable(llvm::StringRef name) const {
-    Rebindable clone;
-    clone.func = source.clone();
-    clone.func.setSymName(name);
-    planned.push_back(clone.func);
-    clone.func->setAttr("coreai.entry",
-                        mlir::Builder(clone.func.getContext())
-                            .getStringAttr(source.getSymName()));
-    clone.type = clone.func.getFunctionType();
-    for (mlir::BlockArgument argument : clone.func.getArguments())
-      clone.types.emplace_back(argument, argument.getType());
-    clone.func.walk([&](mlir::Operation *op) {
-      for (mlir::Value result : op->getResults())
-        clone.types.emplace_back(result, result.getType());
-    });
-    order(clone.func);
-    return clone;
-  }
+  Rebindable rebindable(llvm::StringRef name) const;
 
   /// `clone` specialised at S: what cloneAt and order() make there. Only
   /// the types depend on S (specializeShapes), so they are put back to the
   /// source's and bound again.
-  mlir::LogicalResult rebind(Rebindable &clone, int64_t s) const {
-    for (auto &[value, type] : clone.types)
-      value.setType(type);
-    clone.func.setFunctionType(clone.type);
-    clone.func->setAttr("coreai.seq_len",
-                        mlir::Builder(clone.func.getContext())
-                            .getI64IntegerAttr(s));
-    SymbolBindings bindings = job.bindings;
-    bindings[symbol] = s;
-    return specializeShapes(clone.func, bindings);
-  }
+  mlir::LogicalResult rebind(Rebindable &clone, int64_t s) const;
 
   /// `clone` (in the source's order) moved into the range's order, with
   /// the reference's fused kernels: every S runs the same kernels (the
@@ -148,6 +106,11 @@ public:
   std::string symbol;
 
 private:
+  /// The source cloned into `planned` under `name`, not specialised.
+  mlir::func::FuncOp unboundClone(llvm::StringRef name) const;
+  /// `clone`'s types bound at S (its types the source's).
+  mlir::LogicalResult bind(mlir::func::FuncOp clone, int64_t s) const;
+
   const PlanJob &job;
   // Copies: MLIR's op handles are not const-correct.
   mutable mlir::func::FuncOp source;
