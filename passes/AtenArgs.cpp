@@ -29,4 +29,14 @@ std::optional<AtenArgs> atenArgsOf(mlir::Operation *op, bool *present) {
   return it->second;
 }
 
+std::optional<llvm::StringRef>
+conditionArgument(const aten::ArgumentCondition &condition,
+                  const AtenArgs &args) {
+  if (std::optional<llvm::StringRef> keyword = args.keyword(condition.argument))
+    return keyword;
+  if (!condition.keywordOnly && condition.position < args.positional.size())
+    return llvm::StringRef(args.positional[condition.position]);
+  return std::nullopt;
+}
+
 } // namespace coreai

@@ -9,6 +9,7 @@
 #ifndef COREAI_PLAN_PASSES_ATENARGS_H
 #define COREAI_PLAN_PASSES_ATENARGS_H
 
+#include "coreai-plan/Aten/OpFacts.h"
 #include "coreai-plan/Exporter/AtenArgs.h"
 
 #include "mlir/IR/Operation.h"
@@ -19,6 +20,13 @@ namespace coreai {
 /// has one this reader cannot split; `present` says which.
 std::optional<AtenArgs> atenArgsOf(mlir::Operation *op,
                                    bool *present = nullptr);
+
+/// The literal value the call gives the argument a condition of the ATen
+/// op facts names (as a keyword, or at its position unless keyword-only);
+/// std::nullopt when the call does not give it.
+std::optional<llvm::StringRef>
+conditionArgument(const aten::ArgumentCondition &condition,
+                  const AtenArgs &args);
 
 } // namespace coreai
 

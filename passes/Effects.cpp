@@ -74,18 +74,6 @@ void addWrites(Operation *op, llvm::ArrayRef<ArgumentRef> written,
   effects.mutated.erase(llvm::unique(effects.mutated), effects.mutated.end());
 }
 
-/// The literal value of the argument a conditional effect depends on.
-std::optional<llvm::StringRef>
-conditionArgument(const aten::ArgumentCondition &condition,
-                  const std::optional<AtenArgs> &args) {
-  if (std::optional<llvm::StringRef> keyword =
-          args->keyword(condition.argument))
-    return keyword;
-  if (condition.position < args->positional.size())
-    return llvm::StringRef(args->positional[condition.position]);
-  return std::nullopt;
-}
-
 /// Whether the conditional effect is off in this call: only when the
 /// call's arguments can be read and say so.
 bool conditionHolds(const std::optional<aten::ArgumentCondition> &condition,
@@ -94,7 +82,7 @@ bool conditionHolds(const std::optional<aten::ArgumentCondition> &condition,
     return false;
   if (!args)
     return !present && condition->absentSatisfies;
-  return condition->satisfiedBy(conditionArgument(*condition, args));
+  return condition->satisfiedBy(conditionArgument(*condition, *args));
 }
 
 /// `torch.aten.X` ops from the ATen op facts (lib/Aten): writes from the

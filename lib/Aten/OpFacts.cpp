@@ -79,14 +79,17 @@ std::optional<ReturnFacts> parseReturn(llvm::StringRef text) {
   return result;
 }
 
-/// `ARG@POS:V|V` (`absent` among the values: the default satisfies it).
+/// `ARG@POS:V|V` (`absent` among the values: the default satisfies it;
+/// POS `kw`: a keyword-only argument).
 std::optional<ArgumentCondition> parseCondition(llvm::StringRef text) {
   auto [argument, rest] = text.split('@');
   auto [position, values] = rest.split(':');
   ArgumentCondition condition;
   condition.argument = argument;
+  condition.keywordOnly = position == "kw";
   if (argument.empty() || values.empty() ||
-      position.getAsInteger(10, condition.position))
+      (!condition.keywordOnly &&
+       position.getAsInteger(10, condition.position)))
     return std::nullopt;
   llvm::SmallVector<llvm::StringRef, 4> listed;
   values.split(listed, '|');
@@ -105,6 +108,12 @@ bool applyTag(llvm::StringRef tag, OpFacts &facts) {
     facts.random = true;
     facts.randomUnless = parseCondition(tag);
     return facts.randomUnless.has_value();
+  }
+  if (tag.consume_front("elementwise_if=")) {
+    std::optional<ArgumentCondition> condition = parseCondition(tag);
+    if (condition)
+      facts.elementwiseIf.push_back(*condition);
+    return condition.has_value();
   }
   if (tag.consume_front("writes_unless=")) {
     facts.writesUnless = parseCondition(tag);
@@ -125,6 +134,9 @@ bool applyTag(llvm::StringRef tag, OpFacts &facts) {
                             .Case("matmul", &OpFacts::matmul)
                             .Case("attention", &OpFacts::attention)
                             .Case("fill", &OpFacts::fill)
+                            .Case("copy", &OpFacts::copy)
+                            .Case("elementwise_by_equation",
+                                  &OpFacts::elementwiseByEquation)
                             .Default(nullptr);
   if (tag == "aliases_self") {
     // A view of self whatever the schema says: every tensor return.
@@ -241,6 +253,7 @@ bool sameCondition(const std::optional<ArgumentCondition> &a,
   if (!a || !b)
     return !a && !b;
   return a->argument == b->argument && a->position == b->position &&
+         a->keywordOnly == b->keywordOnly &&
          a->values == b->values && a->absentSatisfies == b->absentSatisfies;
 }
 
@@ -270,6 +283,12 @@ void mergeOverload(const OpFacts &other, AnyOverloadFacts &merged) {
   facts.asserts |= other.asserts;
   facts.fromSupplement |= other.fromSupplement;
   facts.elementwise &= other.elementwise;
+  // Conditions are per overload: an op whose overload is unknown keeps the
+  // elementwise fact only where no overload puts a condition on it.
+  if (!facts.elementwiseIf.empty() || !other.elementwiseIf.empty())
+    facts.elementwise = false;
+  facts.elementwiseByEquation &= other.elementwiseByEquation;
+  facts.copy &= other.copy;
   facts.keepsLayout &= other.keepsLayout;
   facts.rowInPlace &= other.rowInPlace;
   facts.replacesElements &= other.replacesElements;

@@ -55,6 +55,7 @@ struct ReturnFacts {
 struct ArgumentCondition {
   llvm::StringRef argument;
   unsigned position = 0;
+  bool keywordOnly = false; ///< `ARG@kw`: never positional, `position` unused
   llvm::SmallVector<llvm::StringRef, 4> values;
   bool absentSatisfies = false; ///< the argument's default is one of them
 
@@ -83,6 +84,12 @@ struct OpFacts {
 
   // From the manual list only.
   bool elementwise = false;
+  /// Conditions on the call's arguments under which `elementwise` holds
+  /// (every one must): a copy's memory format, layout, device.
+  llvm::SmallVector<ArgumentCondition, 1> elementwiseIf;
+  /// `einsum`: elementwise only where its equation says so.
+  bool elementwiseByEquation = false;
+  bool copy = false; ///< result: operand 0's elements converted or relaid
   bool keepsLayout = false;      ///< as a view: element i is source's i
   bool rowInPlace = false;       ///< softmax-like: a row read, then written
   bool replacesElements = false; ///< operand 0 with some elements replaced
