@@ -147,7 +147,9 @@ KernelKind KernelFormer::kindOf(unsigned set) const {
 bool KernelFormer::narrows(unsigned set) const {
   return llvm::any_of(sets[set].members, [&](unsigned member) {
     Operation *op = ops[member];
-    if (roles[member] != FusionRole::Cast || op->getNumOperands() == 0)
+    if ((roles[member] != FusionRole::Cast &&
+         roles[member] != FusionRole::LayoutCopy) ||
+        op->getNumOperands() == 0)
       return false;
     std::optional<int64_t> in = bytesOf(op->getOperand(0).getType());
     std::optional<int64_t> out = bytesOf(op->getResult(0).getType());
@@ -366,7 +368,7 @@ KernelFormer::matmulBefore(Value value, unsigned depth,
   if (role == FusionRole::Matmul)
     return at->second;
   if (role != FusionRole::View && role != FusionRole::Elementwise &&
-      role != FusionRole::Cast)
+      role != FusionRole::Cast && role != FusionRole::LayoutCopy)
     return std::nullopt;
   path.push_back(at->second);
   for (Value operand : def->getOperands())
@@ -391,7 +393,7 @@ KernelFormer::matmulAfter(Value value, unsigned depth,
     if (role == FusionRole::Matmul && use.getOperandNumber() == 0)
       return at->second;
     if (role != FusionRole::View && role != FusionRole::Elementwise &&
-        role != FusionRole::Cast)
+        role != FusionRole::Cast && role != FusionRole::LayoutCopy)
       continue;
     path.push_back(at->second);
     for (Value result : use.getOwner()->getResults())

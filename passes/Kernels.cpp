@@ -2,6 +2,7 @@
 #include "Kernels.h"
 
 #include "Effects.h"
+#include "ElementAccess.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -97,8 +98,23 @@ int64_t elementCount(Type type) {
 
 } // namespace
 
-KernelInPlaceRule::KernelInPlaceRule(ArrayRef<Operation *> ops)
-    : ops(ops.begin(), ops.end()), inKernel(ops.begin(), ops.end()) {
+/// Whether `op` computes element i of what it writes from element i of
+/// the kernel's values only: an elementwise op or copy, a fill, a view
+/// that keeps the element order (ElementAccess.h, OpClasses.h).
+static bool elementwiseInKernel(Operation *op, FusionRole role) {
+  if (role == FusionRole::View) {
+    FailureOr<ResultClass> cls = classifyResult(op, 0);
+    return succeeded(cls) && cls->keepsLayout;
+  }
+  return role == FusionRole::Fill ||
+         ((role == FusionRole::Elementwise || role == FusionRole::Cast) &&
+          elementAccessOf(op) == ElementAccess::Elementwise);
+}
+
+KernelInPlaceRule::KernelInPlaceRule(ArrayRef<Operation *> ops,
+                                     bool runsInIrOrder)
+    : ops(ops.begin(), ops.end()), inKernel(ops.begin(), ops.end()),
+      runsInIrOrder(runsInIrOrder) {
   if (ops.size() < 2)
     return;
   auto isInternal = [&](Value value) {
@@ -119,13 +135,7 @@ KernelInPlaceRule::KernelInPlaceRule(ArrayRef<Operation *> ops)
     FusionRole role = fusionRoleOf(op);
     if (role == FusionRole::MetadataCheck)
       continue;
-    bool elementwise = role == FusionRole::Elementwise ||
-                       role == FusionRole::Cast || role == FusionRole::Fill;
-    if (role == FusionRole::View) {
-      FailureOr<ResultClass> cls = classifyResult(op, 0);
-      elementwise = succeeded(cls) && cls->keepsLayout;
-    }
-    if (!elementwise)
+    if (!elementwiseInKernel(op, role))
       return;
     for (Value value : op->getResults())
       if (!same(value))
@@ -137,23 +147,40 @@ KernelInPlaceRule::KernelInPlaceRule(ArrayRef<Operation *> ops)
   if (!count || *count <= 0)
     return;
   elements = *count;
-  // The operands from outside, in the order first read, with the last op
-  // reading each directly and whether a view reads it.
-  unsigned position = 0;
+  // The operands from outside, in the order first read, with the ops
+  // reading each and whether one reads it other than at the result's own
+  // index (a view, a broadcast einsum term).
   for (Operation *op : ops) {
-    ++position;
     if (fusionRoleOf(op) == FusionRole::MetadataCheck)
       continue; // reads the type, not the bytes
-    for (Value operand : op->getOperands()) {
+    bool view = fusionRoleOf(op) == FusionRole::View;
+    for (OpOperand &use : op->getOpOperands()) {
+      Value operand = use.get();
       if (isInternal(operand))
         continue;
-      auto [it, fresh] = external.try_emplace(operand, Read{position, false});
+      auto [it, fresh] = external.try_emplace(operand);
       if (fresh)
         readOrder.push_back(operand);
-      it->second.last = position;
-      it->second.byView |= fusionRoleOf(op) == FusionRole::View;
+      it->second.readers.push_back(op);
+      it->second.notAtIndex |=
+          view || !readsAtResultIndex(op, use.getOperandNumber());
     }
   }
+}
+
+/// The kernel's ops `definer` depends on, itself included.
+llvm::DenseSet<Operation *>
+KernelInPlaceRule::ancestors(Operation *definer) const {
+  llvm::DenseSet<Operation *> reached{definer};
+  llvm::SmallVector<Operation *, 8> work{definer};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && inKernel.contains(def) && reached.insert(def).second)
+        work.push_back(def);
+  }
+  return reached;
 }
 
 SmallVector<Value, 2> KernelInPlaceRule::operandsFor(Value result) const {
@@ -162,20 +189,29 @@ SmallVector<Value, 2> KernelInPlaceRule::operandsFor(Value result) const {
   if (!elements || !definer || !inKernel.contains(definer) ||
       elementCount(result.getType()) != *elements)
     return candidates;
-  // Read directly by ops up to the result's own op, with its exact type.
-  unsigned definedAt = unsigned(llvm::find(ops, definer) - ops.begin()) + 1;
+  // Every op reading the operand must have read it before the result is
+  // written: in IR order, where the target runs a kernel's ops so; else in
+  // every order the data allows, so each reader is one the result's op
+  // depends on (docs/FUSION.md, "The order of a kernel's ops").
+  unsigned definedAt = unsigned(llvm::find(ops, definer) - ops.begin());
+  llvm::DenseSet<Operation *> before;
+  if (runsInIrOrder)
+    before.insert(ops.begin(), ops.begin() + definedAt + 1);
+  else
+    before = ancestors(definer);
   for (Value operand : readOrder) {
     const Read &read = external.find(operand)->second;
-    if (operand.getType() == result.getType() && read.last <= definedAt &&
-        !read.byView)
+    if (operand.getType() == result.getType() && !read.notAtIndex &&
+        llvm::all_of(read.readers,
+                     [&](Operation *reader) { return before.contains(reader); }))
       candidates.push_back(operand);
   }
   return candidates;
 }
 
 SmallVector<Value, 2> kernelInPlaceOperands(ArrayRef<Operation *> ops,
-                                            Value result) {
-  return KernelInPlaceRule(ops).operandsFor(result);
+                                            Value result, bool runsInIrOrder) {
+  return KernelInPlaceRule(ops, runsInIrOrder).operandsFor(result);
 }
 
 } // namespace coreai

@@ -57,11 +57,15 @@ mlir::FailureOr<FunctionKernels> readKernels(mlir::func::FuncOp func);
 /// is elementwise (or a layout-keeping view) over `result`'s elements, so
 /// element i of every value the kernel computes depends on element i of
 /// each such operand only; the operand has `result`'s exact type, is read
-/// directly (not through a view) and only by ops up to the one defining
-/// `result`. Empty for a kernel of one op: the op's own rule applies.
+/// at the result's own index (not through a view, not as a broadcast
+/// term), and every op reading it has read it before `result` is written:
+/// with `runsInIrOrder` (the target promises its kernels run their ops in
+/// IR order) the ops up to `result`'s; otherwise the ops `result`'s op
+/// depends on, so that it holds in every order a runtime may choose.
+/// Empty for a kernel of one op: the op's own rule applies.
 llvm::SmallVector<mlir::Value, 2>
 kernelInPlaceOperands(llvm::ArrayRef<mlir::Operation *> ops,
-                      mlir::Value result);
+                      mlir::Value result, bool runsInIrOrder);
 
 /// kernelInPlaceOperands for every result of one kernel, with what does
 /// not depend on the result worked out once: asked result by result, the
@@ -69,16 +73,19 @@ kernelInPlaceOperands(llvm::ArrayRef<mlir::Operation *> ops,
 /// plan's replays).
 class KernelInPlaceRule {
 public:
-  explicit KernelInPlaceRule(llvm::ArrayRef<mlir::Operation *> ops);
+  KernelInPlaceRule(llvm::ArrayRef<mlir::Operation *> ops, bool runsInIrOrder);
   llvm::SmallVector<mlir::Value, 2> operandsFor(mlir::Value result) const;
 
 private:
   struct Read {
-    unsigned last;   ///< 1 + position of the last op reading it directly
-    bool byView;     ///< a view of the kernel reads it
+    llvm::SmallVector<mlir::Operation *, 2> readers; ///< ops reading it
+    bool notAtIndex = false; ///< a view or a broadcast term reads it
   };
+  llvm::DenseSet<mlir::Operation *> ancestors(mlir::Operation *definer) const;
+
   llvm::SmallVector<mlir::Operation *, 4> ops;
   llvm::DenseSet<mlir::Operation *> inKernel;
+  bool runsInIrOrder;
   /// Every op elementwise over this many elements (unset: the rule
   /// allows nothing).
   std::optional<int64_t> elements;

@@ -377,7 +377,7 @@ void LivenessBuilder::reuseInKernel(llvm::ArrayRef<Operation *> ops,
                                     int64_t time) {
   if (!options.inPlace)
     return;
-  KernelInPlaceRule rule(ops);
+  KernelInPlaceRule rule(ops, options.kernelsInIrOrder);
   for (Operation *op : ops)
     for (Value value : op->getResults()) {
       const ValueInfo *result = lookup(value);
@@ -478,7 +478,8 @@ void LivenessBuilder::placeInState(Operation *op, int64_t time,
     // more elements than the state (a malformed graph) write over it.
     if (!canOverwrite(op, index, time, target) ||
         (!kernelOps.empty() &&
-         (!llvm::is_contained(kernelInPlaceOperands(kernelOps, op->getResult(0)),
+         (!llvm::is_contained(kernelInPlaceOperands(kernelOps, op->getResult(0),
+                                                options.kernelsInIrOrder),
                               Value(state)) ||
           !canOverwriteInKernel(kernelOps, state, time, target))))
       continue; // read later, or by another op of its kernel

@@ -3,6 +3,7 @@
 
 #include "AtenArgs.h"
 #include "Effects.h"
+#include "ElementAccess.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -57,63 +58,6 @@ bool atenFact(Operation *op, bool aten::OpFacts::*fact) {
 
 bool oneOf(llvm::StringRef value, std::initializer_list<llvm::StringRef> allowed) {
   return llvm::is_contained(allowed, value);
-}
-
-/// Whether the keyword arguments of a copy (`clone`, `_to_copy`) keep
-/// element i at byte offset i x element size: the default (contiguous)
-/// memory format and strided layout on the same device. Any other keyword,
-/// or value, may permute the elements (channels_last) or move them
-/// elsewhere. The dtype is checked by the types.
-bool copyKeepsLayout(const AtenArgs &args) {
-  for (const auto &[key, value] : args.keywords) {
-    bool understood =
-        (key == "memory_format" &&
-         oneOf(value, {"None", "torch.preserve_format",
-                       "torch.contiguous_format"})) ||
-        (key == "layout" && oneOf(value, {"None", "torch.strided"})) ||
-        (key == "device" && oneOf(value, {"None", "device(type='cpu')"})) ||
-        (key == "pin_memory" && oneOf(value, {"None", "False"})) ||
-        (key == "non_blocking" && oneOf(value, {"False", "True"})) ||
-        key == "dtype";
-    if (!understood)
-      return false;
-  }
-  return true;
-}
-
-/// Whether the arguments of the ATen elementwise op `op` are ones the
-/// planner understands, so that the op class holds. Copies need their
-/// arguments (a clone's memory format decides where each element goes);
-/// other elementwise ops may lack them (hand-written graphs: their
-/// non-tensor arguments are scalars), but when given, every argument must
-/// be a tensor or a scalar, and keywords ones known not to change the
-/// element order.
-bool atenArgumentsKeepElementwise(Operation *op) {
-  llvm::StringRef name = op->getName().getStringRef();
-  bool present = false;
-  std::optional<AtenArgs> args = atenArgsOf(op, &present);
-  bool isCopy = name == "torch.aten.clone" || name == "torch.aten._to_copy";
-  if (!args)
-    return !present && !isCopy && name != "torch.aten.copy";
-  if (isCopy)
-    return args->positional.size() == 1 && args->positional[0] == "T" &&
-           copyKeepsLayout(*args);
-  if (name == "torch.aten.copy") // copy(self, src, non_blocking)
-    return args->positional.size() >= 2 && args->positional.size() <= 3 &&
-           args->positional[0] == "T" && args->positional[1] == "T" &&
-           (args->positional.size() == 2 ||
-            oneOf(args->positional[2], {"False", "True"})) &&
-           copyKeepsLayout(*args);
-  for (const std::string &value : args->positional)
-    if (value != "T" && !isScalarArgument(value))
-      return false; // a list, a dtype, a device: not an elementwise call
-  for (const auto &[key, value] : args->keywords)
-    if (!oneOf(key, {"alpha", "rounding_mode", "approximate",
-                     "negative_slope", "min", "max", "value", "other",
-                     "exponent", "scalar"}) ||
-        (value != "T" && !isScalarArgument(value)))
-      return false;
-  return true;
 }
 
 std::string printed(Type type) {
@@ -256,7 +200,7 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
   // other results are empty statistics (tensor<0xf32>).
   if (op->getName().getStringRef() ==
           "torch.aten._native_batch_norm_legit_no_training" &&
-      atenArgumentsKeepElementwise(op) &&
+      atenArgumentsPlain(op) &&
       op->getNumOperands() > 0 && op->getNumResults() > 0 &&
       op->getOperand(0).getType() == op->getResult(0).getType() &&
       llvm::all_of(op->getResults().drop_front(), [](Value statistic) {
@@ -270,7 +214,8 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
     return candidates;
   auto sameTypeOperands = [&] {
     for (OpOperand &operand : op->getOpOperands())
-      if (operand.get().getType() == resultType)
+      if (operand.get().getType() == resultType &&
+          readsAtResultIndex(op, operand.getOperandNumber()))
         candidates.push_back(operand.getOperandNumber());
   };
 
@@ -299,10 +244,7 @@ llvm::SmallVector<unsigned, 2> inPlaceOperands(Operation *op) {
         candidates.push_back(input->getOperandNumber());
     return candidates;
   }
-  if (op->hasTrait<OpTrait::Elementwise>() ||
-      op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-      (atenFact(op, &aten::OpFacts::elementwise) &&
-       atenArgumentsKeepElementwise(op)))
+  if (elementAccessOf(op) == ElementAccess::Elementwise)
     sameTypeOperands();
   return candidates;
 }
@@ -409,6 +351,15 @@ bool onlyFrees(Operation *op) {
              bufferization::DeallocTensorOp>(op);
 }
 
+/// Whether the op's only result has as many elements as its operand 0,
+/// both statically shaped.
+static bool sameElementCount(Operation *op) {
+  auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto out = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return in && out && in.hasStaticShape() && out.hasStaticShape() &&
+         in.getNumElements() == out.getNumElements();
+}
+
 /// classifyResult without its diagnostics: fusion asks before liveness,
 /// which reports a result it cannot classify.
 static FailureOr<ResultClass> classifyResultQuietly(Operation *op,
@@ -432,30 +383,26 @@ FusionRole fusionRoleOf(Operation *op) {
       }))
     return FusionRole::View;
   std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  ElementAccess access = elementAccessOf(op);
   if (!facts)
-    return op->hasTrait<OpTrait::Elementwise>() ? FusionRole::Elementwise
+    return access == ElementAccess::Elementwise ? FusionRole::Elementwise
                                                 : FusionRole::None;
-  if (facts->elementwise && atenArgumentsKeepElementwise(op))
-    return name == "torch.aten._to_copy" || name == "torch.aten.clone" ||
-                   name == "torch.aten.copy"
-               ? FusionRole::Cast
-               : FusionRole::Elementwise;
+  // A copy (`_to_copy`, `clone`, and `reshape`/`to`/`contiguous` where the
+  // exporter made a copy: those that are views returned above) converts
+  // element for element, or lays its elements out again.
+  bool copy = facts->copy && op->getNumResults() == 1 &&
+              op->getNumOperands() >= 1 && sameElementCount(op);
+  if (access == ElementAccess::Elementwise)
+    return copy ? FusionRole::Cast : FusionRole::Elementwise;
+  if (access == ElementAccess::Moves &&
+      (copy || (facts->elementwiseByEquation && op->getNumOperands() == 1 &&
+                sameElementCount(op))))
+    return FusionRole::LayoutCopy;
+  if (access == ElementAccess::Contracts)
+    return op->getNumOperands() > 1 ? FusionRole::Matmul
+                                    : FusionRole::Reduction;
   if (facts->fill)
     return FusionRole::Fill;
-  // `reshape`, `contiguous`, `to`, ... decided per node to be a copy (the
-  // exporter's coreai.alias_of says so): a layout or dtype copy, element
-  // for element, like `clone` and `_to_copy`.
-  if (facts->mayAlias && op->getNumResults() == 1 &&
-      op->getNumOperands() >= 1 &&
-      isa<RankedTensorType>(op->getResult(0).getType())) {
-    FailureOr<ResultClass> cls = classifyResultQuietly(op, 0);
-    auto in = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-    auto out = cast<RankedTensorType>(op->getResult(0).getType());
-    if (succeeded(cls) && cls->kind == ResultKind::Buffer && in &&
-        in.hasStaticShape() && out.hasStaticShape() &&
-        in.getNumElements() == out.getNumElements())
-      return FusionRole::Cast;
-  }
   if (facts->reduction)
     return FusionRole::Reduction;
   if (facts->normalisation)

@@ -89,6 +89,8 @@ enum class FusionRole {
   MetadataCheck, ///< `_assert_tensor_metadata`: checks static types only
   Elementwise,   ///< result element i from operand elements at i
   Cast,          ///< an elementwise copy: `_to_copy`, `clone`, `copy`
+  LayoutCopy,    ///< a copy that moves elements (channels_last, a transpose
+                 ///< einsum): fused like a cast, never elementwise
   Fill,          ///< values from scalars and shapes (`full_like`)
   Reduction,     ///< reduces dimensions (`mean`, `amax`, `any`)
   Normalisation, ///< a row-wise reduction and rescale (`_softmax`, norms)

@@ -131,7 +131,8 @@ void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
 }
 
 void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
-                      bool inPlace, std::optional<bool> reordered) {
+                      bool inPlace, std::optional<bool> reordered,
+                      bool kernelsInIrOrder) {
   MLIRContext *context = func.getContext();
   std::optional<int64_t> borrowed;
   if (!entry.outputBins.empty()) {
@@ -162,7 +163,22 @@ void annotateFunction(func::FuncOp func, const PlannedEntry &entry,
                               entry.workspaces.empty()
                                   ? std::nullopt
                                   : std::optional<int64_t>(
-                                        entry.workspaceBytes())));
+                                        entry.workspaceBytes()),
+                              kernelsInIrOrder && !entry.kernels.empty()
+                                  ? BoolAttr::get(context, true)
+                                  : BoolAttr()));
+}
+
+/// What the replay of a plan made with `options` checks beyond the IR:
+/// the target's alignment, its workspace rules (when workspace is
+/// planned) and the order its kernels run their ops in.
+ReplayOptions replayOptionsFor(const FunctionPlanOptions &options) {
+  ReplayOptions replay;
+  replay.alignment = options.liveness.alignment;
+  if (options.liveness.workspace)
+    replay.workspaceRules = options.liveness.workspaceRules.get();
+  replay.kernelsInIrOrder = options.liveness.kernelsInIrOrder;
+  return replay;
 }
 
 /// The kernels of `func` as the manifest lists them: each kernel's ops,
@@ -497,11 +513,11 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     entry.kernelSource = kernelSourceName(*kernelSource).str();
   annotateFunction(func, entry, reuse,
                    options.reorder ? std::optional<bool>(reordered)
-                                   : std::nullopt);
+                                   : std::nullopt,
+                   options.liveness.kernelsInIrOrder);
   // The interval verifier trusted the live ranges; the replay checks them
   // (and every reuse decision) from the annotations alone.
-  ReplayOptions replayOptions;
-  replayOptions.alignment = options.liveness.alignment;
+  ReplayOptions replayOptions = replayOptionsFor(options);
   replayOptions.original = *original;
   if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
@@ -564,9 +580,9 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.problem = std::move(buffers.problem);
   entry.origins = std::move(buffers.origins);
   entry.plan = std::move(plan);
-  annotateFunction(func, entry, /*inPlace=*/false, std::nullopt);
-  ReplayOptions replayOptions;
-  replayOptions.alignment = options.liveness.alignment;
+  annotateFunction(func, entry, /*inPlace=*/false, std::nullopt,
+                   options.liveness.kernelsInIrOrder);
+  ReplayOptions replayOptions = replayOptionsFor(options);
   replayOptions.original = original;
   if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
@@ -584,8 +600,7 @@ LogicalResult replayPlan(func::FuncOp func, const FunctionBuffers &buffers,
            << func.getSymName() << "'s buffers is needed";
   PlannedPlacements placements = placementsOf(buffers, plan, binOf);
   placements.alignment = options.liveness.alignment;
-  ReplayOptions replayOptions;
-  replayOptions.alignment = options.liveness.alignment;
+  ReplayOptions replayOptions = replayOptionsFor(options);
   replayOptions.placements = &placements;
   return verifyReplay(func, replayOptions);
 }

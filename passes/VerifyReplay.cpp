@@ -9,6 +9,7 @@
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Passes/VerifyReplay.h"
+#include "coreai-plan/Target/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -35,6 +36,16 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
         return signalPassFailure();
       }
     }
+    std::optional<Target> planned;
+    if (!target.empty()) {
+      llvm::Expected<Target> loaded =
+          loadTarget(target.getValue(), defaultTargetsDir());
+      if (!loaded) {
+        module.emitError(llvm::toString(loaded.takeError()));
+        return signalPassFailure();
+      }
+      planned = std::move(*loaded);
+    }
     bool failedAny = false, replayedAny = false;
     for (auto func : module.getOps<mlir::func::FuncOp>()) {
       if (!func->hasAttr(coreai::attr::plan))
@@ -42,6 +53,12 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
       replayedAny = true;
       ReplayOptions options;
       options.alignment = alignment;
+      if (planned) {
+        if (alignment == 0)
+          options.alignment = planned->alignment;
+        options.workspaceRules = &planned->workspace;
+        options.kernelsInIrOrder = planned->kernelsRunInIrOrder;
+      }
       if (originalModule) {
         auto entry = func->getAttrOfType<mlir::StringAttr>(coreai::attr::entry);
         llvm::StringRef name = entry ? entry.getValue() : func.getSymName();

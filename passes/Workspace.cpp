@@ -106,6 +106,18 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
   return *bytes;
 }
 
+int64_t stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,
+                           const WorkspaceRules &rules) {
+  int64_t bytes = 0;
+  for (Operation *op : ops) {
+    ScopedDiagnosticHandler quiet(op->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<int64_t> opBytes = opWorkspace(op, rules);
+    bytes += succeeded(opBytes) ? *opBytes : 0;
+  }
+  return bytes;
+}
+
 FailureOr<std::vector<StepWorkspace>>
 stepWorkspaces(func::FuncOp func, const FunctionKernels &kernels,
                const WorkspaceRules &rules) {

@@ -44,6 +44,12 @@ mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
                                      const WorkspaceRules &rules,
                                      int64_t *alignment = nullptr);
 
+/// The bytes the rules give the ops of one step together (a kernel's is
+/// the sum of its ops'); an op whose rule cannot be evaluated counts 0
+/// (planning it failed with the error).
+int64_t stepWorkspaceBytes(llvm::ArrayRef<mlir::Operation *> ops,
+                           const WorkspaceRules &rules);
+
 struct FunctionBuffers;
 
 /// Appends a buffer per step workspace of `func` to `buffers` (live over

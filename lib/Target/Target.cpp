@@ -35,6 +35,7 @@ static bool fromJSON(const json::Value &value, Target &target,
   json::ObjectMapper o(value, path);
   // heap_limit is null or absent for an unlimited heap.
   std::optional<int64_t> heapLimit, maxHeapBytes, maxBufferBytes, splitK;
+  std::optional<std::string> kernelOpOrder;
   if (!(o && o.map("name", target.name) &&
         o.mapOptional("description", target.description) &&
         o.map("alignment", target.alignment) &&
@@ -46,8 +47,16 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.mapOptional("fusion", target.fusionPatterns) &&
         o.mapOptional("max_heap_bytes", maxHeapBytes) &&
         o.mapOptional("max_buffer_bytes", maxBufferBytes) &&
-        o.mapOptional("split_k", splitK)))
+        o.mapOptional("split_k", splitK) &&
+        o.mapOptional("kernel_op_order", kernelOpOrder)))
     return false;
+  if (kernelOpOrder && *kernelOpOrder != "ir" && *kernelOpOrder != "dataflow") {
+    path.field("kernel_op_order")
+        .report("must be \"dataflow\" (a kernel's ops run in any order its "
+                "data allows) or \"ir\" (in IR order)");
+    return false;
+  }
+  target.kernelsRunInIrOrder = kernelOpOrder && *kernelOpOrder == "ir";
   if (heapLimit && maxHeapBytes && *heapLimit != *maxHeapBytes) {
     path.field("max_heap_bytes").report("differs from heap_limit");
     return false;

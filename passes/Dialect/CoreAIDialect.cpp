@@ -93,7 +93,8 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                BoolAttr reordered,
                                std::optional<int64_t> kernels,
                                std::optional<int64_t> fusedBytes,
-                               std::optional<int64_t> workspaceBytes) {
+                               std::optional<int64_t> workspaceBytes,
+                               BoolAttr kernelsInIrOrder) {
   for (auto [field, value] :
        {std::pair<StringRef, int64_t>{"heap", heap},
         {"lower_bound", lowerBound},

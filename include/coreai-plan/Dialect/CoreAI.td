@@ -127,7 +127,10 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
     was changed) where those techniques were on; `kernels` (fused kernels
     of two or more ops) and `fused_bytes` (bytes of the values that stay
     inside them) where the function has kernels; `workspace_bytes` (the
-    bytes of every kernel's workspace, docs/WORKSPACE.md) where it has any.
+    bytes of every kernel's workspace, docs/WORKSPACE.md) where it has any;
+    `kernels_in_ir_order = true` where the plan relies on the runtime
+    running each kernel's ops in IR order (a target's `"kernel_op_order":
+    "ir"`, docs/FUSION.md): the replay then checks it so.
   }];
   let parameters = (ins "int64_t":$heap, "int64_t":$lower_bound,
                         "int64_t":$alignment, "int64_t":$buffers,
@@ -138,7 +141,8 @@ def CoreAI_PlanAttr : CoreAI_Attr<"Plan", "plan"> {
                         OptionalParameter<"mlir::BoolAttr">:$reordered,
                         OptionalParameter<"std::optional<int64_t>">:$kernels,
                         OptionalParameter<"std::optional<int64_t>">:$fused_bytes,
-                        OptionalParameter<"std::optional<int64_t>">:$workspace_bytes);
+                        OptionalParameter<"std::optional<int64_t>">:$workspace_bytes,
+                        OptionalParameter<"mlir::BoolAttr">:$kernels_in_ir_order);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

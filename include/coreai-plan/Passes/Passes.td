@@ -37,8 +37,14 @@ def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
     state's storage must be the one returned there. With
     `original=FILE`, each planned function (matched by its `coreai.entry`,
     else its name) must also compute the dataflow of the same function in
-    FILE, with effects in the same order (docs/LIVENESS.md). Functions
-    without `coreai.plan` are skipped; a module with none is an error.
+    FILE, with effects in the same order (docs/LIVENESS.md). With
+    `target=NAME`, every step's `coreai.workspace` must hold what the
+    target's workspace rules give its ops, and a fused kernel's result may
+    lie on an operand only as the target's kernel op order allows. Which
+    results may lie on an operand comes from the replay's own short list
+    of ops (docs/LIVENESS.md, "The replay's own list"), never from the
+    planner's op facts. Functions without `coreai.plan` are skipped; a
+    module with none is an error.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", "0",
@@ -46,6 +52,10 @@ def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
     Option<"original", "original", "std::string", "\"\"",
            "The graph before planning: check the planned functions compute "
            "the same dataflow">,
+    Option<"target", "target", "std::string", "\"\"",
+           "The target the plan is for (targets/NAME.json): its alignment "
+           "(unless given), its kernels' op order, and its workspace rules, "
+           "which every step's workspace must meet">,
   ];
 }
 

@@ -133,6 +133,12 @@ defvar CoreAIPlanningOptionList = [
       "Fuse the attention math (q k^T, scale and mask, softmax, times v) "
       "into one kernel",
       target = "target.fuses(\"attention\")", off = NoFusion>,
+  PlanningOption<"liveness", "kernelsInIrOrder", "kernels-in-ir-order",
+      "bool", "false",
+      "The runtime runs a fused kernel's ops in IR order: a kernel's result "
+      "may take an operand's bytes once the ops before it have read it (else "
+      "only once every op reading it is one the result depends on)",
+      target = "target.kernelsRunInIrOrder">,
   PlanningOption<"liveness", "workspace", "workspace", "bool", "false",
       "Plan the scratch each kernel needs (the target's workspace rules, "
       "docs/WORKSPACE.md) as a buffer live while it runs",

@@ -13,6 +13,7 @@
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Replay.h"
+#include "coreai-plan/Target/Workspace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
@@ -45,6 +46,14 @@ struct ReplayOptions {
   mlir::func::FuncOp original;
   /// When set, the plan replayed; the function's annotations are not read.
   const PlannedPlacements *placements = nullptr;
+  /// The target's workspace rules: every step's workspace must hold at
+  /// least what they give its ops (null: the plan's own are trusted).
+  const WorkspaceRules *workspaceRules = nullptr;
+  /// The target runs a kernel's ops in IR order (so does a plan whose
+  /// `#coreai.plan` says `kernels_in_ir_order`); otherwise a kernel's
+  /// result may lie on an operand only if every order the data allows
+  /// reads the operand first.
+  bool kernelsInIrOrder = false;
 };
 
 /// The replay program of a planned function: storages are the heap

@@ -41,6 +41,10 @@ struct Target {
   /// values take no memory: "elementwise", "reduction", "cast",
   /// "attention" (docs/FUSION.md says what each fuses). Empty: none.
   std::vector<std::string> fusionPatterns;
+  /// The runtime runs a fused kernel's ops in IR order (`"kernel_op_order":
+  /// "ir"`), so the kernel in-place rule may rely on it; by default
+  /// (`"dataflow"`) it holds for any order the data allows (docs/FUSION.md).
+  bool kernelsRunInIrOrder = false;
   /// The scratch the runtime's kernels take from the heap, per op
   /// (docs/WORKSPACE.md). Empty: its kernels bring their own.
   WorkspaceRules workspace;

@@ -1,0 +1,158 @@
+//===- ElementAccess.cpp - Which operand elements an op's result reads ----===//
+#include "ElementAccess.h"
+
+#include "AtenArgs.h"
+#include "Effects.h"
+
+#include "coreai-plan/Aten/Einsum.h"
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace coreai {
+namespace {
+
+/// dtypes as the exporter writes them (`torch.float16`): a conversion's
+/// target, which moves no element.
+bool isDtype(llvm::StringRef value) {
+  static const llvm::StringSet<> dtypes = {
+      "torch.float16",   "torch.float32",  "torch.float64", "torch.bfloat16",
+      "torch.half",      "torch.float",    "torch.double",  "torch.int8",
+      "torch.uint8",     "torch.int16",    "torch.int32",   "torch.int64",
+      "torch.long",      "torch.int",      "torch.bool",    "torch.complex64",
+      "torch.complex128"};
+  return dtypes.contains(value.trim());
+}
+
+/// Keywords of elementwise ATen ops whose values are scalars or dtypes:
+/// none moves an element.
+bool isPlainKeyword(llvm::StringRef key) {
+  static const llvm::StringSet<> keys = {
+      "alpha",    "rounding_mode", "approximate", "negative_slope",
+      "min",      "max",           "value",       "other",
+      "exponent", "scalar",        "dtype",       "non_blocking",
+      "copy"};
+  return keys.contains(key);
+}
+
+bool isPlainValue(llvm::StringRef value) {
+  return value == "T" || isScalarArgument(value) || isDtype(value);
+}
+
+bool namesCondition(const aten::OpFacts &facts, llvm::StringRef key) {
+  return llvm::any_of(facts.elementwiseIf,
+                      [&](const aten::ArgumentCondition &condition) {
+                        return condition.argument == key;
+                      });
+}
+
+/// A copy's list of sizes (`reshape`'s shape, integers or symbols): it
+/// says the result's shape, not where an element goes.
+bool isShapeList(const aten::OpFacts &facts, llvm::StringRef value) {
+  value = value.trim();
+  return facts.copy && value.starts_with("[") && value.ends_with("]") &&
+         !value.contains('T');
+}
+
+/// The arguments apart from the conditions' (which those check) are plain.
+bool otherArgumentsPlain(const aten::OpFacts &facts, const AtenArgs &args) {
+  for (auto [position, value] : llvm::enumerate(args.positional)) {
+    bool conditioned = llvm::any_of(
+        facts.elementwiseIf, [&](const aten::ArgumentCondition &condition) {
+          return !condition.keywordOnly && condition.position == position;
+        });
+    if (!conditioned && !isPlainValue(value) && !isShapeList(facts, value))
+      return false; // a list, a device, a memory format: not elementwise
+  }
+  for (const auto &[key, value] : args.keywords)
+    if (!namesCondition(facts, key) &&
+        (!isPlainKeyword(key) || !isPlainValue(value)))
+      return false;
+  return true;
+}
+
+/// An op tagged `elementwise`: its conditions (a copy's memory format,
+/// layout, device) and the plainness of its other arguments decide.
+ElementAccess elementwiseCall(Operation *op, const aten::OpFacts &facts) {
+  bool present = false;
+  std::optional<AtenArgs> args = atenArgsOf(op, &present);
+  if (!args) // no conditions can be checked without the call's arguments
+    return present || !facts.elementwiseIf.empty() ? ElementAccess::Unknown
+                                                  : ElementAccess::Elementwise;
+  for (const aten::ArgumentCondition &condition : facts.elementwiseIf)
+    if (!condition.satisfiedBy(conditionArgument(condition, *args)))
+      // Another memory format lays a copy's elements out again; another
+      // layout or device is not this heap's business: unknown.
+      return facts.copy && condition.argument == "memory_format"
+                 ? ElementAccess::Moves
+                 : ElementAccess::Unknown;
+  return otherArgumentsPlain(facts, *args) ? ElementAccess::Elementwise
+                                           : ElementAccess::Unknown;
+}
+
+/// `einsum(equation, [T, ...])`, parsed; std::nullopt when the call says
+/// anything else.
+std::optional<aten::EinsumEquation> equationOf(Operation *op) {
+  std::optional<AtenArgs> args = atenArgsOf(op);
+  if (!args || args->positional.size() != 2 ||
+      llvm::any_of(args->keywords,
+                   [](const auto &keyword) { return keyword.first != "path"; }))
+    return std::nullopt;
+  std::optional<aten::EinsumEquation> equation =
+      aten::parseEinsumEquation(args->positional[0]);
+  if (!equation || equation->operands.size() != op->getNumOperands())
+    return std::nullopt;
+  return equation;
+}
+
+ElementAccess equationAccess(Operation *op) {
+  std::optional<aten::EinsumEquation> equation = equationOf(op);
+  if (!equation)
+    return ElementAccess::Unknown;
+  if (equation->sums())
+    return ElementAccess::Contracts;
+  for (unsigned k = 0; k < equation->operands.size(); ++k)
+    if (!equation->readsInResultOrder(k))
+      return ElementAccess::Moves;
+  return ElementAccess::Elementwise;
+}
+
+} // namespace
+
+ElementAccess elementAccessOf(Operation *op) {
+  if (op->getNumResults() == 0)
+    return ElementAccess::Unknown;
+  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  if (!facts)
+    return op->hasTrait<OpTrait::Elementwise>() ||
+                   op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>()
+               ? ElementAccess::Elementwise
+               : ElementAccess::Unknown;
+  if (facts->elementwiseByEquation)
+    return equationAccess(op);
+  if (facts->elementwise)
+    return elementwiseCall(op, *facts);
+  return ElementAccess::Unknown;
+}
+
+bool readsAtResultIndex(Operation *op, unsigned operand) {
+  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  if (!facts || !facts->elementwiseByEquation)
+    return true;
+  std::optional<aten::EinsumEquation> equation = equationOf(op);
+  return equation && equation->readsAtResultIndex(operand);
+}
+
+bool atenArgumentsPlain(Operation *op) {
+  bool present = false;
+  std::optional<AtenArgs> args = atenArgsOf(op, &present);
+  if (!args)
+    return !present;
+  return otherArgumentsPlain(aten::OpFacts(), *args);
+}
+
+} // namespace coreai
