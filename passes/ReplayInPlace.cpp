@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -113,47 +114,130 @@ bool plainElementwiseCall(Operation *op) {
   return true;
 }
 
-bool keepsFormat(llvm::StringRef value) {
-  return llvm::is_contained({"None", "torch.preserve_format",
-                             "torch.contiguous_format"},
-                            value.trim());
+/// A memory format, layout, device or dtype argument that keeps every
+/// element at its index (in the contiguous order of every planned value).
+bool keepsOrder(llvm::StringRef key, llvm::StringRef value) {
+  value = value.trim();
+  if (key == "memory_format")
+    return llvm::is_contained({"None", "torch.preserve_format",
+                               "torch.contiguous_format"},
+                              value);
+  if (key == "layout")
+    return llvm::is_contained({"None", "torch.strided"}, value);
+  if (key == "device")
+    return llvm::is_contained({"None", "device(type='cpu')"}, value);
+  if (key == "pin_memory")
+    return llvm::is_contained({"None", "False"}, value);
+  if (key == "non_blocking" || key == "copy")
+    return llvm::is_contained({"False", "True"}, value);
+  if (key == "dtype")
+    return value.starts_with("torch.") && !value.ends_with("_format") &&
+           !value.starts_with("torch.channels_last");
+  return false;
 }
 
-/// `_to_copy`, `clone` and `copy` with no argument that moves elements:
-/// the default memory format, a strided layout on the CPU, any dtype.
+/// A positional argument of `to` after self: a dtype, a CPU device or a
+/// flag (non_blocking, copy), never a memory format.
+bool plainToArgument(llvm::StringRef value) {
+  return keepsOrder("dtype", value) || keepsOrder("device", value) ||
+         keepsOrder("copy", value) || value == "None";
+}
+
+/// Copies whose element i is operand 0's element i, converted: `_to_copy`,
+/// `clone`, `copy`, `to`, `contiguous` in the default memory format, on
+/// the CPU; reshapes made copies; dropout not training. Their arguments
+/// must say so (a copy's memory format must be known).
 bool orderKeepingCopy(Operation *op) {
   llvm::StringRef name = atenName(op);
-  if (name != "_to_copy" && name != "clone" && name != "copy")
-    return false;
   bool present = false;
   std::optional<AtenArgs> args = argsOf(op, present);
-  if (!args)
-    return false; // a copy's memory format must be known
-  size_t tensors = name == "copy" ? 2 : 1;
-  if (args->positional.size() < tensors ||
-      args->positional.size() > (name == "copy" ? 3u : 1u))
+  if (!args || args->positional.empty() || args->positional[0] != "T")
     return false;
-  for (size_t i = 0; i < args->positional.size(); ++i)
-    if (i < tensors ? args->positional[i] != "T"
-                    : !llvm::is_contained({"False", "True"},
-                                          args->positional[i]))
-      return false;
-  for (const auto &[key, value] : args->keywords) {
-    bool fine =
-        (key == "memory_format" && keepsFormat(value)) ||
-        (name == "_to_copy" &&
-         ((key == "dtype" && llvm::StringRef(value).starts_with("torch.")) ||
-          (key == "layout" &&
-           llvm::is_contained({"None", "torch.strided"}, value)) ||
-          (key == "device" &&
-           llvm::is_contained({"None", "device(type='cpu')"}, value)) ||
-          (key == "pin_memory" && llvm::is_contained({"None", "False"}, value)) ||
-          (key == "non_blocking" &&
-           llvm::is_contained({"False", "True"}, value))));
-    if (!fine)
-      return false;
+  auto keywordsKeepOrder = [&] {
+    return llvm::all_of(args->keywords, [](const auto &keyword) {
+      return keepsOrder(keyword.first, keyword.second);
+    });
+  };
+  llvm::ArrayRef<std::string> rest =
+      llvm::ArrayRef(args->positional).drop_front();
+  if (name == "_to_copy" || name == "clone" || name == "contiguous")
+    return rest.empty() && keywordsKeepOrder();
+  if (name == "copy") // (self, src[, non_blocking])
+    return !rest.empty() && rest[0] == "T" && rest.size() <= 2 &&
+           (rest.size() == 1 || keepsOrder("non_blocking", rest[1])) &&
+           args->keywords.empty();
+  if (name == "to")
+    return llvm::all_of(rest, [](const std::string &value) {
+             return value == "T" || plainToArgument(value);
+           }) &&
+           keywordsKeepOrder();
+  if (llvm::is_contained({"dropout", "feature_dropout", "alpha_dropout",
+                          "feature_alpha_dropout"},
+                         name)) // (input, p, train): the input itself
+    return rest.size() == 2 && rest[1] == "False" && args->keywords.empty();
+  if (llvm::is_contained({"reshape", "reshape_as", "flatten", "type_as"},
+                         name)) // row-major order, other read for its type
+    return args->keywords.empty() &&
+           llvm::none_of(rest, [](const std::string &value) {
+             return llvm::StringRef(value).starts_with("torch.") ||
+                    llvm::StringRef(value).starts_with("device");
+           });
+  return false;
+}
+
+/// An einsum's terms, its result's last: `('ij,j->ij', [T, T])` gives
+/// {"ij", "j", "ij"}. Empty unless the equation is explicit (`->`), made
+/// of letters only and names one term per operand.
+llvm::SmallVector<std::string, 3> einsumTerms(Operation *op) {
+  bool present = false;
+  std::optional<AtenArgs> args = argsOf(op, present);
+  if (atenName(op) != "einsum" || !args || args->positional.size() != 2)
+    return {};
+  std::string equation;
+  for (char c : llvm::StringRef(args->positional[0]).trim("'\""))
+    if (c != ' ')
+      equation += c;
+  auto [inputs, result] = llvm::StringRef(equation).split("->");
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  inputs.split(parts, ',');
+  if (result.size() == equation.size() || parts.size() != op->getNumOperands())
+    return {};
+  parts.push_back(result);
+  llvm::SmallVector<std::string, 3> terms;
+  for (llvm::StringRef term : parts) {
+    if (!llvm::all_of(term, llvm::isAlpha))
+      return {};
+    terms.push_back(term.str());
+  }
+  return terms;
+}
+
+/// An einsum that sums nothing and reads every term in the result's order
+/// (a product or scale per element, broadcast terms allowed).
+bool elementwiseEinsum(Operation *op) {
+  llvm::SmallVector<std::string, 3> terms = einsumTerms(op);
+  if (terms.empty())
+    return false;
+  llvm::StringRef result = terms.back();
+  for (llvm::StringRef term : llvm::ArrayRef(terms).drop_back()) {
+    size_t at = 0;
+    for (char label : term) { // in the result's order, each once
+      size_t found = result.find(label, at);
+      if (found == llvm::StringRef::npos)
+        return false;
+      at = found + 1;
+    }
   }
   return true;
+}
+
+/// Whether result element i reads element i of operand `k`: any operand
+/// of the list's elementwise ops; an einsum term equal to the result's.
+bool readAtResultIndex(Operation *op, unsigned k) {
+  llvm::SmallVector<std::string, 3> terms = einsumTerms(op);
+  if (terms.empty())
+    return atenName(op) != "einsum";
+  return k + 1 < terms.size() && terms[k] == terms.back();
 }
 
 /// Whether `op` computes each element of its result from the elements at
@@ -162,7 +246,8 @@ bool elementwise(Operation *op) {
   llvm::StringRef name = atenName(op);
   if (!name.empty())
     return (elementwiseAten().contains(name) && plainElementwiseCall(op)) ||
-           fillsAten().contains(name) || orderKeepingCopy(op);
+           fillsAten().contains(name) || orderKeepingCopy(op) ||
+           elementwiseEinsum(op);
   return op->hasTrait<OpTrait::Elementwise>() ||
          op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>();
 }
@@ -245,6 +330,7 @@ llvm::SmallVector<unsigned, 2> overwritableOperands(Operation *op) {
     return candidates;
   for (OpOperand &operand : op->getOpOperands())
     if (operand.get().getType() == type &&
+        readAtResultIndex(op, operand.getOperandNumber()) &&
         !llvm::is_contained(candidates, operand.getOperandNumber()))
       candidates.push_back(operand.getOperandNumber());
   return candidates;
@@ -276,14 +362,16 @@ KernelOverwrites::KernelOverwrites(llvm::ArrayRef<Operation *> ops,
         (view ? !viewKeepsOrder(op) : !elementwise(op)) ||
         !sameCount(op->getResult(0)))
       return;
-    for (Value operand : op->getOperands()) {
+    for (OpOperand &use : op->getOpOperands()) {
+      Value operand = use.get();
       Operation *def = operand.getDefiningOp();
       if (def && inKernel.contains(def)) {
         if (!sameCount(operand))
           return;
         continue;
       }
-      readers[operand].push_back(view ? nullptr : op);
+      bool atIndex = !view && readAtResultIndex(op, use.getOperandNumber());
+      readers[operand].push_back(atIndex ? op : nullptr);
     }
   }
   allElementwise = count > 0;

@@ -15,6 +15,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 
+#include "llvm/Support/Path.h"
+
 namespace coreai {
 #define GEN_PASS_DEF_COREAIVERIFYREPLAY
 #include "coreai-plan/Passes/Passes.h.inc"
@@ -38,8 +40,14 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
     }
     std::optional<Target> planned;
     if (!target.empty()) {
-      llvm::Expected<Target> loaded =
-          loadTarget(target.getValue(), defaultTargetsDir());
+      // A name from the targets folder, or the path of a target file.
+      llvm::StringRef name = target.getValue();
+      llvm::StringRef dir = defaultTargetsDir();
+      if (name.ends_with(".json")) {
+        dir = llvm::sys::path::parent_path(target.getValue());
+        name = llvm::sys::path::stem(target.getValue());
+      }
+      llvm::Expected<Target> loaded = loadTarget(name, dir);
       if (!loaded) {
         module.emitError(llvm::toString(loaded.takeError()));
         return signalPassFailure();

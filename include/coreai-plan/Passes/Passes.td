@@ -53,7 +53,8 @@ def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {
            "The graph before planning: check the planned functions compute "
            "the same dataflow">,
     Option<"target", "target", "std::string", "\"\"",
-           "The target the plan is for (targets/NAME.json): its alignment "
+           "The target the plan is for (a name of targets/, or a target file's "
+           "path ending in .json): its alignment "
            "(unless given), its kernels' op order, and its workspace rules, "
            "which every step's workspace must meet">,
   ];
