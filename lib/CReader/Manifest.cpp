@@ -428,6 +428,9 @@ const char *capm_target_name(const capm_manifest *m) {
 int64_t capm_target_alignment(const capm_manifest *m) {
   return m->root->target() ? m->root->target()->alignment() : 1;
 }
+int capm_target_kernels_in_ir_order(const capm_manifest *m) {
+  return m->root->target() && m->root->target()->kernels_in_ir_order();
+}
 int64_t capm_bundle_heap(const capm_manifest *m) {
   return m->root->bundle_heap();
 }

@@ -233,9 +233,9 @@ std::string writeManifestBinary(const Manifest &manifest) {
   std::vector<flatbuffers::Offset<fb::Entry>> entries;
   for (const ManifestEntry &entry : manifest.entries)
     entries.push_back(writeEntry(fbb, entry));
-  auto target = fb::CreateTargetDirect(fbb, manifest.target.name.c_str(),
-                                       manifest.target.alignment,
-                                       manifest.target.heapLimit);
+  auto target = fb::CreateTargetDirect(
+      fbb, manifest.target.name.c_str(), manifest.target.alignment,
+      manifest.target.heapLimit, manifest.target.kernelsInIrOrder);
   std::vector<flatbuffers::Offset<fb::Input>> inputs;
   for (const ManifestInput &input : manifest.inputs)
     inputs.push_back(
@@ -287,7 +287,7 @@ llvm::Expected<Manifest> readManifestBinary(llvm::StringRef bytes,
   manifest.toolVersion = str(in->tool_version());
   if (const fb::Target *target = in->target())
     manifest.target = {str(target->name()), target->alignment(),
-                       target->heap_limit()};
+                       target->heap_limit(), target->kernels_in_ir_order()};
   if (const auto *inputs = in->inputs())
     for (const fb::Input *input : *inputs)
       manifest.inputs.push_back({str(input->file()), str(input->sha256())});

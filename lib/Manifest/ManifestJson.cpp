@@ -148,12 +148,24 @@ json::Value parametricToJson(const ManifestParametric &p) {
 // templates, so they live in namespace coreai rather than an anonymous one.
 namespace json = llvm::json;
 
+/// The target; `kernels_in_ir_order` only where the plan relies on it, so
+/// that a manifest that does not is the same bytes as before the field.
+static json::Object targetJson(const ManifestTarget &target) {
+  json::Object object{{"name", target.name},
+                      {"alignment", target.alignment},
+                      {"heap_limit", target.heapLimit}};
+  if (target.kernelsInIrOrder)
+    object["kernels_in_ir_order"] = true;
+  return object;
+}
+
 static bool fromJSON(const json::Value &value, ManifestTarget &target,
                      json::Path path) {
   json::ObjectMapper o(value, path);
   return o && o.map("name", target.name) &&
          o.map("alignment", target.alignment) &&
-         o.map("heap_limit", target.heapLimit);
+         o.map("heap_limit", target.heapLimit) &&
+         o.mapOptional("kernels_in_ir_order", target.kernelsInIrOrder);
 }
 
 /// One buffer, appended to the entry's parallel arrays.
@@ -440,9 +452,7 @@ json::Value manifestToJson(const Manifest &manifest) {
   json::Object root{
       {"format_version", int64_t(manifest.formatVersion)},
       {"tool_version", manifest.toolVersion},
-      {"target", json::Object{{"name", manifest.target.name},
-                              {"alignment", manifest.target.alignment},
-                              {"heap_limit", manifest.target.heapLimit}}},
+      {"target", targetJson(manifest.target)},
       {"inputs", std::move(inputs)},
       {"bundle_heap", manifest.bundleHeap},
       {"entries", std::move(entries)},

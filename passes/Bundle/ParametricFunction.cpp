@@ -109,8 +109,7 @@ ParametricPlanner::buffersAt(const FunctionBuffers &reference, int64_t s,
   if (llvm::Error differs = sameBuffers(reference, *buffers)) {
     clone->erase();
     return bad(s, llvm::toString(std::move(differs)) +
-                      " (liveness or reuse depends on S); plan a list of "
-                      "chunk sizes instead");
+                      "; plan a list of chunk sizes instead");
   }
   return std::make_pair(*clone, std::move(*buffers));
 }

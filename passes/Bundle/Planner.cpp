@@ -338,7 +338,8 @@ Planner::Planner(const PlanRequest &request, PlanObserver *observer)
                            /*printOpOnDiagnostic=*/false})) {
   result.toolVersion = "coreai-plan " COREAI_PLAN_VERSION;
   result.target = {request.target.name, request.target.alignment,
-                   request.target.heapLimit};
+                   request.target.heapLimit,
+                   request.options.liveness.kernelsInIrOrder};
 }
 
 Planner::~Planner() = default;

@@ -186,6 +186,8 @@ int main(int argc, char **argv) {
          "\n",
          capm_format_version(m), capm_target_name(m), capm_target_alignment(m),
          capm_bundle_heap(m));
+  if (capm_target_kernels_in_ir_order(m))
+    printf("kernels run their ops in IR order\n");
   int result = 0;
   if (parametric) {
     int64_t lo, hi;

@@ -36,6 +36,8 @@ struct ManifestTarget {
   std::string name;
   int64_t alignment = 1;
   int64_t heapLimit = 0; ///< 0: unlimited
+  /// The plan relies on kernels running their ops in IR order.
+  bool kernelsInIrOrder = false;
 };
 
 /// One graph file of the bundle.

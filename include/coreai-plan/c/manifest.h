@@ -66,6 +66,10 @@ void capm_close(capm_manifest *manifest);
 uint32_t capm_format_version(const capm_manifest *manifest);
 const char *capm_target_name(const capm_manifest *manifest);
 int64_t capm_target_alignment(const capm_manifest *manifest);
+/* 1 when the plan relies on the runtime running each fused kernel's ops in
+   the order the planned IR lists them (docs/FUSION.md); a runtime that
+   reorders a kernel's ops must refuse such a manifest. 0 otherwise. */
+int capm_target_kernels_in_ir_order(const capm_manifest *manifest);
 /* The heap every entry of the bundle fits in (bytes). */
 int64_t capm_bundle_heap(const capm_manifest *manifest);
 

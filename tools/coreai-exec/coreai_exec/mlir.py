@@ -169,8 +169,10 @@ class I64Array(tuple):
     """`array<i64: ...>`, kept apart from `[...]` so the two can be told apart."""
 
 
+# Whitespace and `//` comments (a test input, a file a user annotated)
+# between tokens; a `//` inside a string is part of the string.
 _TOKEN = re.compile(
-    r"""\s*(?:
+    r"""(?:\s|//[^\n]*)*(?:
       (?P<string>"(?:[^"\\]|\\.)*")
     | (?P<value>%[A-Za-z0-9_$.\-]+(?:\#[0-9]+)?)
     | (?P<symbol>@[A-Za-z0-9_$.\-]+)
@@ -223,7 +225,7 @@ class _Parser:
         if self.peeked is None:
             m = _TOKEN.match(self.text, self.pos)
             if not m:
-                rest = self.text[self.pos:].lstrip()
+                rest = re.sub(r"\A(?:\s|//[^\n]*)*", "", self.text[self.pos:])
                 if not rest:
                     self.peeked = ("eof", "", len(self.text), len(self.text))
                 else:

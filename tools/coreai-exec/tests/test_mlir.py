@@ -82,6 +82,18 @@ class ParseLocations(unittest.TestCase):
             mlir.parse('#map = affine_map<(d0) -> (d0)>\nmodule {\n}\n', "bad.mlir")
         self.assertIn("bad.mlir:1: only location aliases", str(caught.exception))
 
+    def test_comment_lines_are_skipped(self):
+        # A file that opens with `//` lines (a test input's description),
+        # with comments between ops and a `//` inside a string.
+        text = ("// what this graph is\n// and why\n" +
+                MODULE.replace('coreai.model = "m"', 'coreai.model = "m//n"')
+                      .replace("    return", "    // the results\n    return"))
+        module = mlir.parse(text, "c.mlir")
+        self.assertEqual(module.attrs["coreai.model"], "m//n")
+        self.assertEqual(module.functions[0].returned, ["%0", "%1#1"])
+        # The line of an op counts the comment lines.
+        self.assertEqual(module.functions[0].ops[0].line, 5)
+
     def test_unterminated_location(self):
         with self.assertRaises(mlir.ParseError) as caught:
             mlir.parse('module {\n} loc("a.pt2":0:0\n', "bad.mlir")
