@@ -6,6 +6,11 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <mutex>
+
 #include "coreai-plan/Aten/OpFacts.h"
 
 using namespace mlir;
@@ -90,7 +95,7 @@ bool conditionHolds(const std::optional<aten::ArgumentCondition> &condition,
 /// randomness, asserts; an op the table does not know has unknown effects.
 void classifyAten(Operation *op, OpEffects &effects) {
   bool agreed = true;
-  std::optional<OpFacts> facts = atenFactsOf(op, &agreed);
+  const OpFacts *facts = atenFactsOf(op, &agreed);
   if (!facts) {
     effects.unknown = true;
     return;
@@ -126,28 +131,45 @@ static bool mayBeOutVariant(StringRef overload) {
          overload.starts_with("out_");
 }
 
-std::optional<aten::OpFacts> atenFactsOf(Operation *op, bool *writesAgree,
-                                         bool *returnsAgree) {
+/// lookupAnyOverload, merged once per name the table knows (so bounded by
+/// the table) and kept for the program's life.
+static const aten::AnyOverloadFacts *anyOverloadFacts(StringRef name) {
+  static std::mutex mutex;
+  static llvm::StringMap<std::unique_ptr<aten::AnyOverloadFacts>> merged;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto found = merged.find(name);
+  if (found != merged.end())
+    return found->second.get();
+  std::optional<aten::AnyOverloadFacts> any = aten::lookupAnyOverload(name);
+  if (!any)
+    return nullptr;
+  auto &slot = merged[name];
+  slot = std::make_unique<aten::AnyOverloadFacts>(std::move(*any));
+  return slot.get();
+}
+
+const aten::OpFacts *atenFactsOf(Operation *op, bool *writesAgree,
+                                 bool *returnsAgree) {
   StringRef name = op->getName().getStringRef();
   if (!name.consume_front("torch.aten."))
-    return std::nullopt;
+    return nullptr;
   if (auto overload = op->getAttrOfType<StringAttr>("coreai.overload")) {
     if (const OpFacts *facts = aten::lookup(name, overload.getValue()))
-      return *facts;
+      return facts;
     // An overload no torch names (hand-written IR says `add.default`) is
     // read like a missing one, but an out= variant's name never is: its
     // writes would go unseen.
     if (mayBeOutVariant(overload.getValue()))
-      return std::nullopt;
+      return nullptr;
   }
-  std::optional<aten::AnyOverloadFacts> any = aten::lookupAnyOverload(name);
+  const aten::AnyOverloadFacts *any = anyOverloadFacts(name);
   if (!any)
-    return std::nullopt;
+    return nullptr;
   if (writesAgree)
     *writesAgree = any->writesAgree;
   if (returnsAgree)
     *returnsAgree = any->returnsAgree;
-  return any->facts;
+  return &any->facts;
 }
 
 OpEffects effectsOf(Operation *op) {

@@ -45,8 +45,10 @@ struct OpEffects {
 /// `coreai.overload`, or, for hand-written IR without one (or naming an
 /// overload torch does not have, out= names aside), what all of X's
 /// overloads share (`writesAgree` / `returnsAgree` false where they
-/// differ). std::nullopt for other ops and ones the table does not know.
-std::optional<aten::OpFacts> atenFactsOf(mlir::Operation *op,
+/// differ). Null for other ops and ones the table does not know.
+/// The facts live as long as the program (the any-overload ones are
+/// merged once per name), so callers keep a pointer, not a copy.
+const aten::OpFacts *atenFactsOf(mlir::Operation *op,
                                          bool *writesAgree = nullptr,
                                          bool *returnsAgree = nullptr);
 

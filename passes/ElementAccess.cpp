@@ -126,7 +126,7 @@ ElementAccess equationAccess(Operation *op) {
 ElementAccess elementAccessOf(Operation *op) {
   if (op->getNumResults() == 0)
     return ElementAccess::Unknown;
-  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  const aten::OpFacts *facts = atenFactsOf(op);
   if (!facts)
     return op->hasTrait<OpTrait::Elementwise>() ||
                    op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>()
@@ -140,7 +140,7 @@ ElementAccess elementAccessOf(Operation *op) {
 }
 
 bool readsAtResultIndex(Operation *op, unsigned operand) {
-  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  const aten::OpFacts *facts = atenFactsOf(op);
   if (!facts || !facts->elementwiseByEquation)
     return true;
   std::optional<aten::EinsumEquation> equation = equationOf(op);

@@ -42,8 +42,7 @@ const llvm::StringSet<> &layoutKeepingViews() {
 /// (`reshape`, `to`) are decided per node by the exporter, so not here.
 bool isAtenView(Operation *op) {
   bool returnsAgree = true;
-  std::optional<aten::OpFacts> facts =
-      atenFactsOf(op, nullptr, &returnsAgree);
+  const aten::OpFacts *facts = atenFactsOf(op, nullptr, &returnsAgree);
   if (!facts || !returnsAgree || facts->mayAlias)
     return false;
   std::optional<aten::ArgumentRef> source = facts->viewSource();
@@ -52,7 +51,7 @@ bool isAtenView(Operation *op) {
 
 /// A manual fact (AtenOpFactsManual.def) of the ATen op `op`.
 bool atenFact(Operation *op, bool aten::OpFacts::*fact) {
-  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  const aten::OpFacts *facts = atenFactsOf(op);
   return facts && (*facts).*fact;
 }
 
@@ -382,7 +381,7 @@ FusionRole fusionRoleOf(Operation *op) {
         return succeeded(cls) && cls->kind == ResultKind::View;
       }))
     return FusionRole::View;
-  std::optional<aten::OpFacts> facts = atenFactsOf(op);
+  const aten::OpFacts *facts = atenFactsOf(op);
   ElementAccess access = elementAccessOf(op);
   if (!facts)
     return access == ElementAccess::Elementwise ? FusionRole::Elementwise

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ReplayInPlace.h"
 
+#include "AtenArgs.h"
 #include "OpClasses.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
@@ -86,12 +87,10 @@ bool isScalar(llvm::StringRef value) {
   return true;
 }
 
+/// The call's `coreai.args`, split (the exporter's grammar: a parser,
+/// not a judgement, so the planner's cached one, AtenArgs.h).
 std::optional<AtenArgs> argsOf(Operation *op, bool &present) {
-  auto text = op->getAttrOfType<StringAttr>(attr::args);
-  present = text != nullptr;
-  if (!text)
-    return std::nullopt;
-  return parseAtenArgs(text.getValue());
+  return atenArgsOf(op, &present);
 }
 
 /// The ATen op's name without `torch.aten.`, or empty.
@@ -189,9 +188,11 @@ bool orderKeepingCopy(Operation *op) {
 /// {"ij", "j", "ij"}. Empty unless the equation is explicit (`->`), made
 /// of letters only and names one term per operand.
 llvm::SmallVector<std::string, 3> einsumTerms(Operation *op) {
+  if (atenName(op) != "einsum")
+    return {};
   bool present = false;
   std::optional<AtenArgs> args = argsOf(op, present);
-  if (atenName(op) != "einsum" || !args || args->positional.size() != 2)
+  if (!args || args->positional.size() != 2)
     return {};
   std::string equation;
   for (char c : llvm::StringRef(args->positional[0]).trim("'\""))

@@ -2,6 +2,8 @@
 #include "Workspace.h"
 
 #include "AtenArgs.h"
+#include "Effects.h"
+#include "ElementAccess.h"
 #include "OpClasses.h"
 #include "Printing.h"
 
@@ -16,20 +18,25 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-/// The op class a rule may name, from the op's fusion role (OpClasses.h).
+/// The op class a rule may name, as the op's fusion role (OpClasses.h)
+/// gives it for the classes rules name: asked for every op of every step
+/// at every S, so from the op facts directly.
 llvm::StringRef ruleClassOf(Operation *op) {
-  switch (fusionRoleOf(op)) {
-  case FusionRole::Normalisation:
-    return "normalisation";
-  case FusionRole::Reduction:
-    return "reduction";
-  case FusionRole::Matmul:
-    return "matmul";
-  case FusionRole::Attention:
-    return "attention";
-  default:
+  const aten::OpFacts *facts = atenFactsOf(op);
+  if (!facts)
     return "";
-  }
+  if (facts->elementwiseByEquation &&
+      elementAccessOf(op) == ElementAccess::Contracts)
+    return op->getNumOperands() > 1 ? "matmul" : "reduction";
+  if (facts->reduction)
+    return "reduction";
+  if (facts->normalisation)
+    return "normalisation";
+  if (facts->matmul)
+    return "matmul";
+  if (facts->attention)
+    return "attention";
+  return "";
 }
 
 std::optional<WorkspaceTensor> tensorOf(Type type) {
@@ -77,9 +84,10 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
   if (!name.consume_front("torch."))
     return 0; // the rules name ATen ops
   auto overload = op->getAttrOfType<StringAttr>("coreai.overload");
-  const WorkspaceRule *rule =
-      rules.find(name, overload ? overload.getValue() : "default",
-                 ruleClassOf(op));
+  llvm::StringRef overloadName = overload ? overload.getValue() : "default";
+  const WorkspaceRule *rule = rules.find(name, overloadName, "");
+  if (!rule && rules.hasClassRules())
+    rule = rules.find(name, overloadName, ruleClassOf(op));
   if (!rule)
     return 0;
   WorkspaceOp described;
@@ -108,10 +116,12 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
 
 int64_t stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,
                            const WorkspaceRules &rules) {
+  if (ops.empty() || rules.empty())
+    return 0;
+  ScopedDiagnosticHandler quiet(ops.front()->getContext(),
+                                [](Diagnostic &) { return success(); });
   int64_t bytes = 0;
   for (Operation *op : ops) {
-    ScopedDiagnosticHandler quiet(op->getContext(),
-                                  [](Diagnostic &) { return success(); });
     FailureOr<int64_t> opBytes = opWorkspace(op, rules);
     bytes += succeeded(opBytes) ? *opBytes : 0;
   }

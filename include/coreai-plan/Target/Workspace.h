@@ -96,6 +96,13 @@ struct WorkspaceRules {
   int64_t splitK = 1;
 
   bool empty() const { return rules.empty(); }
+  /// Some rule names an op class (not one op).
+  bool hasClassRules() const {
+    for (const WorkspaceRule &rule : rules)
+      if (rule.op.empty())
+        return true;
+    return false;
+  }
   /// The first rule for ATen op `name` (`aten.mm`) with `overload`
   /// (`default`), else the first rule for `opClass` (may be empty).
   const WorkspaceRule *find(llvm::StringRef name, llvm::StringRef overload,
