@@ -142,6 +142,18 @@ def plant(p):
     elif kind == "changed-attribute":
         m = p.first(r"\"torch\.aten\.pow\"\((%\d+)\) \{([^}]*)coreai\.overload = \"default\"")
         p.replace(m, m.group(0).replace("coreai.overload = \"default\"", "coreai.overload = \"Tensor_Tensor\""))
+    elif kind in ("workspace-dropped", "workspace-halved"):
+        # The first step's workspace dropped or halved, with the plan's
+        # total mended to match: only the target's rules can tell.
+        m = p.first(r", coreai\.workspace = #coreai\.(heap|lent)<(?P<fields>[^>]*)>")
+        size = fields_of(m.group("fields"))["size"]
+        removed = size if kind == "workspace-dropped" else size - size // 2
+        if kind == "workspace-dropped":
+            p.replace(m, "")
+        else:
+            p.replace(m, m.group(0).replace(f"size = {size}", f"size = {size // 2}"))
+        total = p.first(r"(workspace_bytes = )(\d+)")
+        p.replace(total, total.group(1) + str(int(total.group(2)) - removed))
     elif kind == "input-made-state":
         # The argument kinds decide what the replay lets the function write.
         p.replace(p.first(r"coreai\.kind = \"input\""), "coreai.kind = \"state\"")
