@@ -7,6 +7,7 @@ torch.export.save writes them: a zip with <name>/models/model.json and
 <name>/data/...; only what the importer reads is filled in.
 """
 import json
+import struct
 import sys
 import zipfile
 
@@ -218,6 +219,17 @@ def main():
         write(out + ".plain", members={"Xase/models/model.json": json.dumps(mlp().json())})
         data = open(out + ".plain", "rb").read()
         open(out, "wb").write(data.replace(b"Xase/models", b"\xeaase/models"))
+    elif name == "claims-2gib":
+        # The central directory claims 1.9 GiB for the model member the
+        # archive holds a few KiB of (a header field the fuzzer mutated).
+        write(out + ".plain", mlp())
+        data = bytearray(open(out + ".plain", "rb").read())
+        member = b"case/models/model.json"
+        entry = data.index(b"PK\x01\x02")  # central directory entries
+        while data[entry + 46:entry + 46 + len(member)] != member:
+            entry = data.index(b"PK\x01\x02", entry + 4)
+        struct.pack_into("<I", data, entry + 24, 1900 << 20)  # uncompressed size
+        open(out, "wb").write(bytes(data))
     elif name == "truncated":
         write(out + ".full", mlp())
         data = open(out + ".full", "rb").read()
