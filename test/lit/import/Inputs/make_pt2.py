@@ -197,9 +197,11 @@ def functional_cases(name):
                  [4, 4])
         p.user_output(y)
         p.user_output(z)
-    elif name == "dynamic":
+    elif name in ("dynamic", "inverted-range"):
         x = p.placeholder("user_input", "x", [1, "s0", 8])
         p.ranges = {"s0": {"min_val": 1, "max_val": 64}}
+        if name == "inverted-range":
+            p.ranges["s0"]["max_val"] = -64
         y = p.op("torch.ops.aten.relu.default", [("self", T(x))], "relu", [1, "s0", 8])
         p.user_output(y)
     else:
