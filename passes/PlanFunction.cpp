@@ -486,6 +486,13 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     if (mlir::failed(plain))
       return fail(PlanFailure::Internal);
     plainHeap = plain->plan.heap;
+    // Reuse is allowed, never required: where the heuristics (or a search
+    // cut short) pack the problem with reuse worse than the one without,
+    // the plan without is kept, so reuse never costs bytes and the saving
+    // stays a size (the graph and archive fuzzers' finding, which a 5 ms
+    // budget exposed).
+    if (plainHeap < solved->plan.heap)
+      solved = std::move(plain);
   }
   bool reordered = false;
   if (options.reorder) {

@@ -5,7 +5,9 @@
 // op of the original of the same name, attributes, regions and operands
 // (operands compared through the matching so far, so the match follows
 // the dataflow, whatever the order), the same values are returned, and
-// the ops with effects keep their relative order.
+// the ops with effects keep their relative order. Identical ops without
+// effects compute one value, so they are interchangeable: a plan may run
+// either first (issue 41).
 //
 //===----------------------------------------------------------------------===//
 #include "Effects.h"
@@ -20,6 +22,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,6 +59,25 @@ bool sameType(Type planned, Type original) {
           succeeded(verifyCompatibleShape(planned, original)));
 }
 
+/// The effects of a top-level op and the ops nested in it, as the checks
+/// need them.
+struct EffectsSummary {
+  bool ordered = false; ///< it keeps its place among the ops with effects
+  bool writes = false;  ///< it writes into an operand
+};
+
+EffectsSummary summariseEffects(Operation *op) {
+  EffectsSummary summary;
+  op->walk([&](Operation *nested) {
+    if (nested->hasTrait<OpTrait::IsTerminator>())
+      return;
+    OpEffects effects = effectsOf(nested);
+    summary.ordered |= effects.ordered();
+    summary.writes |= effects.mutates();
+  });
+  return summary;
+}
+
 std::string describe(Operation *op) {
   return llvm::formatv("'{0}' at {1}", op->getName(),
                        locationString(op->getLoc()))
@@ -72,8 +94,21 @@ public:
 
 private:
   std::optional<std::string> matchSignature();
+  void addOriginalOp(Operation *op, bool valuesAreImmutable);
   std::optional<std::string> matchOp(Operation *op, unsigned position);
-  bool equivalent(Operation *plannedOp, Operation *originalOp);
+  bool sameComputation(Operation *op, Operation *originalOp,
+                       llvm::function_ref<Value(Value)> originalOf);
+  bool equivalent(Operation *plannedOp, Operation *originalOp) {
+    return sameComputation(plannedOp, originalOp, [&](Value value) {
+      return counterpart.lookup(value);
+    });
+  }
+  /// The first of the original values equal to `value` (results of
+  /// identical ops without effects), `value` where none is earlier.
+  Value classOf(Value value) const {
+    auto it = firstOfClass.find(value);
+    return it == firstOfClass.end() ? value : it->second;
+  }
   std::optional<std::string> checkEffectOrder();
   std::optional<std::string> checkMutationSides();
   std::string keyOf(StringRef name, ArrayRef<Value> operands) const {
@@ -86,8 +121,13 @@ private:
 
   func::FuncOp planned, original;
   llvm::DenseMap<Value, Value> counterpart; // planned value -> original
+  llvm::DenseMap<Value, Value> firstOfClass; // original -> first equal one
+  /// The first original op of each class of identical ops, by name,
+  /// operand classes, attributes and result types.
+  llvm::StringMap<SmallVector<Operation *, 1>> firstOfKind;
   llvm::StringMap<SmallVector<Operation *, 1>> unmatched; // by key
   llvm::DenseMap<Operation *, unsigned> originalPosition;
+  llvm::DenseSet<Operation *> orderedOps; // original ops with effects
   /// Original op -> the planned position of its match, and the match.
   llvm::DenseMap<Operation *, unsigned> plannedPosition;
   llvm::DenseMap<Operation *, Operation *> plannedOp;
@@ -140,22 +180,28 @@ std::optional<std::string> DataflowMatcher::matchSignature() {
   return std::nullopt;
 }
 
-bool DataflowMatcher::equivalent(Operation *plannedOp, Operation *originalOp) {
-  if (plannedOp->getNumResults() != originalOp->getNumResults() ||
-      plannedOp->getNumRegions() != originalOp->getNumRegions() ||
-      plannedOp->getPropertiesAsAttribute() !=
+/// Whether `op` computes what `originalOp` does, given the original value
+/// each value from outside `op` stands for (`originalOf`; null where there
+/// is none). Operands of `op` itself are compared by the caller's key,
+/// except in regions.
+bool DataflowMatcher::sameComputation(
+    Operation *op, Operation *originalOp,
+    llvm::function_ref<Value(Value)> originalOf) {
+  if (op->getNumResults() != originalOp->getNumResults() ||
+      op->getNumRegions() != originalOp->getNumRegions() ||
+      op->getPropertiesAsAttribute() !=
           originalOp->getPropertiesAsAttribute() ||
-      semanticAttrs(plannedOp) != semanticAttrs(originalOp))
+      semanticAttrs(op) != semanticAttrs(originalOp))
     return false;
   for (auto [a, b] :
-       llvm::zip(plannedOp->getResultTypes(), originalOp->getResultTypes()))
+       llvm::zip(op->getResultTypes(), originalOp->getResultTypes()))
     if (!sameType(a, b))
       return false;
-  if (plannedOp->getNumRegions() == 0)
+  if (op->getNumRegions() == 0)
     return true;
   // Regions: compared op by op on a copy without plan annotations, values
-  // from outside through the matching.
-  Operation *copy = plannedOp->clone();
+  // from outside through `originalOf`.
+  Operation *copy = op->clone();
   copy->walk([](Operation *nested) {
     for (NamedAttribute attr : llvm::to_vector(nested->getDiscardableAttrs()))
       if (isPlanAnnotation(attr.getName().getValue()))
@@ -167,13 +213,46 @@ bool DataflowMatcher::equivalent(Operation *plannedOp, Operation *originalOp) {
       [&](Value a, Value b) {
         Value expected = inside.lookup(a);
         if (!expected)
-          expected = counterpart.lookup(a);
-        return success(expected && expected == b);
+          expected = originalOf(a);
+        return success(expected && classOf(expected) == classOf(b));
       },
       [&](Value a, Value b) { inside[a] = b; },
       OperationEquivalence::IgnoreLocations);
   copy->destroy();
   return same;
+}
+
+/// Files an original op for matching. Where no op writes into an operand,
+/// a value is one content for its whole life, so an op without effects
+/// identical to an earlier one (same name, attributes, regions and
+/// operands up to equal values) computes the same values: its results join
+/// that op's classes, and a planned op may match either. With a write,
+/// one name holds two contents, and identical ops on either side of it
+/// differ.
+void DataflowMatcher::addOriginalOp(Operation *op, bool valuesAreImmutable) {
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(classOf(operand));
+  std::string key = keyOf(op->getName().getStringRef(), operands);
+  unmatched[key].push_back(op);
+  if (!valuesAreImmutable || orderedOps.contains(op))
+    return;
+  std::string kind = key;
+  llvm::raw_string_ostream os(kind);
+  os << '|'
+     << DictionaryAttr::get(op->getContext(), semanticAttrs(op))
+            .getAsOpaquePointer();
+  for (Type type : op->getResultTypes())
+    os << '|' << type.getAsOpaquePointer();
+  SmallVector<Operation *, 1> &firsts = firstOfKind[kind];
+  for (Operation *first : firsts)
+    if (sameComputation(op, first, [](Value value) { return value; })) {
+      for (auto [result, firstResult] :
+           llvm::zip(op->getResults(), first->getResults()))
+        firstOfClass[result] = firstResult;
+      return;
+    }
+  firsts.push_back(op);
 }
 
 std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
@@ -186,8 +265,11 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
                            "original",
                            describe(op))
           .str();
-    operands.push_back(it->second);
+    operands.push_back(classOf(it->second));
   }
+  // Identical ops are filed in the original's order, so the first left is
+  // matched: ops with effects pair up in order, which checkEffectOrder
+  // then holds the plan to.
   auto bucket = unmatched.find(keyOf(op->getName().getStringRef(), operands));
   if (bucket != unmatched.end())
     for (auto it = bucket->second.begin(); it != bucket->second.end(); ++it) {
@@ -212,12 +294,7 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
 std::optional<std::string> DataflowMatcher::checkEffectOrder() {
   Operation *previous = nullptr;
   for (Operation *op : originalOps) {
-    bool ordered = false;
-    op->walk([&](Operation *nested) {
-      ordered |= !nested->hasTrait<OpTrait::IsTerminator>() &&
-                 effectsOf(nested).ordered();
-    });
-    if (!ordered)
+    if (!orderedOps.contains(op))
       continue;
     if (previous && plannedPosition[previous] > plannedPosition[op])
       return llvm::formatv("{0} and {1} have effects and run in the other "
@@ -273,14 +350,18 @@ std::optional<std::string> DataflowMatcher::run() {
     return std::string("only single-block functions are compared");
   if (auto difference = matchSignature())
     return difference;
+  bool valuesAreImmutable = true;
   for (Operation &op : original.getBody().front()) {
     originalPosition[&op] = originalOps.size();
     originalOps.push_back(&op);
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
-    SmallVector<Value> operands(op.getOperands());
-    unmatched[keyOf(op.getName().getStringRef(), operands)].push_back(&op);
+    EffectsSummary effects = summariseEffects(&op);
+    if (effects.ordered)
+      orderedOps.insert(&op);
+    valuesAreImmutable &= !effects.writes;
   }
+  for (Operation *op : originalOps)
+    if (!op->hasTrait<OpTrait::IsTerminator>())
+      addOriginalOp(op, valuesAreImmutable);
   Operation *plannedTerminator = nullptr;
   unsigned position = 0;
   for (Operation &op : planned.getBody().front()) {
@@ -308,7 +389,8 @@ std::optional<std::string> DataflowMatcher::run() {
     return std::string("it returns other values than the original");
   for (auto [index, returned] :
        llvm::enumerate(plannedTerminator->getOperands()))
-    if (counterpart.lookup(returned) != originalTerminator->getOperand(index))
+    if (classOf(counterpart.lookup(returned)) !=
+        classOf(originalTerminator->getOperand(index)))
       return llvm::formatv("result {0} is not the value the original "
                            "returns there",
                            index)

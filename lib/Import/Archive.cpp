@@ -11,6 +11,7 @@
 
 #include <zip.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace coreai::import {
@@ -82,17 +83,22 @@ readFromSource(zip_source_t *source, llvm::StringRef archive) {
                                        "': " + zip_strerror(zip.get()));
     ModelMember member;
     member.path = name;
-    member.json.resize(stat.size);
+    // The size is the directory's claim: a few bytes of a corrupt archive
+    // can claim 2 GiB, so the text grows with what is read, never with
+    // what is claimed (the archive fuzzer's out-of-memory).
+    char chunk[1 << 16];
     zip_uint64_t done = 0;
     while (done < stat.size) {
-      zip_int64_t got =
-          zip_fread(file.get(), member.json.data() + done, stat.size - done);
+      zip_uint64_t wanted = std::min<zip_uint64_t>(sizeof chunk,
+                                                   stat.size - done);
+      zip_int64_t got = zip_fread(file.get(), chunk, wanted);
       if (got < 0)
         return archiveError(archive, llvm::Twine("cannot read '") + name +
                                          "' (truncated or corrupt archive?): " +
                                          zip_file_strerror(file.get()));
       if (got == 0)
         break;
+      member.json.append(chunk, got);
       done += got;
     }
     if (done != stat.size)

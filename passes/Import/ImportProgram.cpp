@@ -613,13 +613,12 @@ LogicalResult importProgram(ModuleOp module, llvm::StringRef archive,
   if (failed(ProgramImporter(module, archive, member.path)
                  .run(program, graphModule, funcName)))
     return failure();
-  // What was built must hold the IR's contract (the coreai dialect checks
-  // every attribute, the exporter's strings included): a program whose
-  // strings the planner could not read is refused here, at its node.
-  if (failed(mlir::verify(module)))
-    return failure();
   describeModule(module, program, archive, member.path);
-  return success();
+  // What was built must hold the IR's contract (the coreai dialect checks
+  // every attribute, the exporter's strings and the module's symbol ranges
+  // included): a program whose strings the planner could not read is
+  // refused here, at its node, or at the archive for the module's.
+  return mlir::verify(module);
 }
 
 } // namespace coreai::import

@@ -7,10 +7,11 @@ torch.export.save writes them: a zip with <name>/models/model.json and
 <name>/data/...; only what the importer reads is filled in.
 """
 import json
+import struct
 import sys
 import zipfile
 
-F32, I64 = 7, 5
+F32, F16, I64 = 7, 6, 5
 
 
 def meta(sizes, dtype=F32, strides=None):
@@ -174,9 +175,33 @@ def functional_cases(name):
              [4, 8], strides=[0, 1])
         y = p.op("torch.ops.aten.relu.default", [("self", T(b))], "relu", [1, 8])
         p.user_output(y)
-    elif name == "dynamic":
+    elif name in ("fused-casts", "fused-casts-unknown-reader"):
+        # Issue 41's graph as torch.export writes it (unique names): a
+        # product narrowed, widened twice alike, one copy fused into add,
+        # the other read by a product (or by an op the ATen facts do not
+        # know, which the importer refuses).
+        w = p.placeholder("parameter", "w", [4, 4])
+        x = p.placeholder("user_input", "x", [4, 4])
+        mm = p.op("torch.ops.aten.mm.default", [("self", T(x)), ("mat2", T(w))], "mm", [4, 4])
+        half, wide = {"as_scalar_type": 6}, {"as_scalar_type": 7}
+        h = p.op("torch.ops.aten._to_copy.default", [("self", T(mm))], "_to_copy", [4, 4],
+                 dtype=F16, kw=[("dtype", half)])
+        a = p.op("torch.ops.aten._to_copy.default", [("self", T(h))], "_to_copy_1", [4, 4],
+                 kw=[("dtype", wide)])
+        b = p.op("torch.ops.aten._to_copy.default", [("self", T(h))], "_to_copy_2", [4, 4],
+                 kw=[("dtype", wide)])
+        s = p.op("torch.ops.aten.add.Tensor", [("self", T(a)), ("other", T(mm))], "add", [4, 4])
+        y = p.op("torch.ops.aten.mm.default", [("self", T(s)), ("mat2", T(w))], "mm_1", [4, 4])
+        reader = "foo" if name == "fused-casts-unknown-reader" else "mm"
+        z = p.op("torch.ops.aten.%s.default" % reader, [("self", T(b)), ("mat2", T(w))], "mm_2",
+                 [4, 4])
+        p.user_output(y)
+        p.user_output(z)
+    elif name in ("dynamic", "inverted-range"):
         x = p.placeholder("user_input", "x", [1, "s0", 8])
         p.ranges = {"s0": {"min_val": 1, "max_val": 64}}
+        if name == "inverted-range":
+            p.ranges["s0"]["max_val"] = -64
         y = p.op("torch.ops.aten.relu.default", [("self", T(x))], "relu", [1, "s0", 8])
         p.user_output(y)
     else:
@@ -196,6 +221,17 @@ def main():
         write(out + ".plain", members={"Xase/models/model.json": json.dumps(mlp().json())})
         data = open(out + ".plain", "rb").read()
         open(out, "wb").write(data.replace(b"Xase/models", b"\xeaase/models"))
+    elif name == "claims-2gib":
+        # The central directory claims 1.9 GiB for the model member the
+        # archive holds a few KiB of (a header field the fuzzer mutated).
+        write(out + ".plain", mlp())
+        data = bytearray(open(out + ".plain", "rb").read())
+        member = b"case/models/model.json"
+        entry = data.index(b"PK\x01\x02")  # central directory entries
+        while data[entry + 46:entry + 46 + len(member)] != member:
+            entry = data.index(b"PK\x01\x02", entry + 4)
+        struct.pack_into("<I", data, entry + 24, 1900 << 20)  # uncompressed size
+        open(out, "wb").write(bytes(data))
     elif name == "truncated":
         write(out + ".full", mlp())
         data = open(out + ".full", "rb").read()
