@@ -60,7 +60,8 @@ bool isShapeList(const aten::OpFacts &facts, llvm::StringRef value) {
 
 /// The arguments apart from the conditions' (which those check) are plain.
 bool otherArgumentsPlain(const aten::OpFacts &facts, const AtenArgs &args) {
-  for (auto [position, value] : llvm::enumerate(args.positional)) {
+  for (size_t position = 0; position < args.positional.size(); ++position) {
+    llvm::StringRef value = args.positional[position];
     bool conditioned = llvm::any_of(
         facts.elementwiseIf, [&](const aten::ArgumentCondition &condition) {
           return !condition.keywordOnly && condition.position == position;
