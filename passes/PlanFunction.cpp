@@ -3,7 +3,9 @@
 
 #include "Kernels.h"
 #include "OpClasses.h"
+#include "PlanLimits.h"
 #include "Printing.h"
+#include "Variants.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Exporter/ChunkSize.h"
@@ -47,6 +49,7 @@ void clearAnnotations(func::FuncOp func) {
   func.walk([](Operation *op) {
     op->removeAttr(attr::placement);
     op->removeAttr(attr::workspace);
+    op->removeAttr(attr::variant);
   });
 }
 
@@ -379,62 +382,6 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   return false;
 }
 
-/// The buffer live at the heap's peak that ends highest: the one a
-/// smaller heap would have to move, named when the heap is over its limit.
-std::optional<size_t> bufferAtPeak(const PlannedEntry &entry) {
-  std::optional<size_t> top;
-  for (size_t b = 0; b < entry.problem.buffers.size(); ++b)
-    if (entry.borrowedOutput(b) < 0 &&
-        (!top || entry.plan.offsets[b] + entry.problem.buffers[b].size >
-                     entry.plan.offsets[*top] +
-                         entry.problem.buffers[*top].size))
-      top = b;
-  return top;
-}
-
-/// The target's limits (max-buffer, max-heap): an error naming the entry,
-/// S, and the op and value (or workspace) that need the bytes.
-LogicalResult checkLimits(func::FuncOp func, const PlannedEntry &entry,
-                          const FunctionPlanOptions &options) {
-  auto describe = [&](InFlightDiagnostic &diag, size_t b) {
-    const BufferOrigin &origin = entry.origins[b];
-    diag << (entry.isWorkspace(b) ? "the workspace of " : "")
-         << origin.op << " ("
-         << (entry.isWorkspace(b) ? origin.value : "value " + origin.value)
-         << (origin.location.empty() ? "" : " at " + origin.location) << ")";
-  };
-  if (options.maxBuffer > 0)
-    for (size_t b = 0; b < entry.problem.buffers.size(); ++b) {
-      int64_t bytes = entry.problem.buffers[b].size;
-      if (bytes <= options.maxBuffer)
-        continue;
-      InFlightDiagnostic diag = func.emitError("@");
-      diag << func.getSymName() << " at S=" << entry.chunk << ": ";
-      describe(diag, b);
-      diag << " needs one buffer of " << bytes << " bytes, above max-buffer "
-           << options.maxBuffer;
-      return failure();
-    }
-  if (options.maxHeap > 0 && entry.plan.heap > options.maxHeap) {
-    InFlightDiagnostic diag = func.emitError("heap of @");
-    diag << func.getSymName() << " is " << entry.plan.heap
-         << " bytes, above max-heap " << options.maxHeap << " (S="
-         << entry.chunk;
-    if (!entry.workspaces.empty())
-      diag << "; kernel workspace planned: " << entry.workspaceBytes()
-           << " bytes";
-    if (std::optional<size_t> top = bufferAtPeak(entry)) {
-      diag << "; its top buffer is ";
-      describe(diag, *top);
-      diag << ", " << entry.problem.buffers[*top].size << " bytes at offset "
-           << entry.plan.offsets[*top];
-    }
-    diag << ")";
-    return failure();
-  }
-  return success();
-}
-
 } // namespace
 
 llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
@@ -502,11 +449,32 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     reordered = *changed;
   }
 
+  if (options.heapBudget > 0 && solved->plan.heap > options.heapBudget) {
+    // No variant choice can help: the plan has the least workspace.
+    PlannedEntry over;
+    over.chunk = options.chunk;
+    over.problem = solved->buffers.problem;
+    over.origins = solved->buffers.origins;
+    over.plan = solved->plan;
+    over.outputBins = solved->buffers.bins;
+    over.binOf = solved->binOf;
+    over.workspaces = workspaceIndices(solved->buffers);
+    reportOverBudget(func, over, options.heapBudget);
+    return fail(PlanFailure::OverLimit);
+  }
+  FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
+      chooseVariants(func, solved->buffers, solved->plan, solved->binOf,
+                     options.liveness, options.heapBudget);
+  if (mlir::failed(variants) ||
+      mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
+                                solved->binOf)))
+    return fail(PlanFailure::Internal);
   annotateOps(solved->buffers, solved->plan, solved->binOf);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
+  entry.variants = std::move(*variants);
   entry.inPlaceSavedBytes = reuse ? plainHeap - solved->plan.heap : 0;
   entry.problem = std::move(solved->buffers.problem);
   entry.origins = std::move(solved->buffers.origins);

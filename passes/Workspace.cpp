@@ -78,21 +78,24 @@ std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
 
 } // namespace
 
-FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
-                               int64_t *alignment) {
+const WorkspaceRule *workspaceRuleOf(Operation *op,
+                                     const WorkspaceRules &rules) {
   llvm::StringRef name = op->getName().getStringRef();
-  if (!name.consume_front("torch."))
-    return 0; // the rules name ATen ops
+  if (rules.empty() || !name.consume_front("torch."))
+    return nullptr; // the rules name ATen ops
   auto overload = op->getAttrOfType<StringAttr>("coreai.overload");
   llvm::StringRef overloadName = overload ? overload.getValue() : "default";
   const WorkspaceRule *rule = rules.find(name, overloadName, "");
   if (!rule && rules.hasClassRules())
     rule = rules.find(name, overloadName, ruleClassOf(op));
-  if (!rule)
-    return 0;
+  return rule;
+}
+
+FailureOr<llvm::SmallVector<OpVariant, 2>>
+opVariants(Operation *op, const WorkspaceRule &rule, int64_t splitK) {
   WorkspaceOp described;
-  described.name = name.str();
-  described.splitK = rules.splitK;
+  described.name = op->getName().getStringRef().drop_front(6).str();
+  described.splitK = splitK;
   for (Value operand : op->getOperands())
     if (std::optional<WorkspaceTensor> tensor = tensorOf(operand.getType()))
       described.operands.push_back(*tensor);
@@ -100,18 +103,64 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
     if (std::optional<WorkspaceTensor> tensor = tensorOf(result.getType()))
       described.results.push_back(*tensor);
   described.dims = dimsOf(op, described);
-  llvm::Expected<int64_t> bytes = evaluate(rule->bytes, described);
-  if (!bytes)
-    return op->emitError("workspace rule '")
-           << rule->bytesText << "' ("
-           << (rule->op.empty() ? "class " + rule->opClass : rule->op)
-           << ") cannot be evaluated: " << llvm::toString(bytes.takeError());
-  if (*bytes < 0)
-    return op->emitError("workspace rule '")
-           << rule->bytesText << "' gives " << *bytes << " bytes";
+  llvm::SmallVector<OpVariant, 2> variants;
+  for (const WorkspaceVariant &variant : rule.variants) {
+    llvm::Expected<int64_t> bytes = evaluate(variant.bytes, described);
+    if (!bytes)
+      return op->emitError("workspace rule '")
+             << variant.bytesText << "' ("
+             << (rule.op.empty() ? "class " + rule.opClass : rule.op)
+             << ") cannot be evaluated: " << llvm::toString(bytes.takeError());
+    if (*bytes < 0)
+      return op->emitError("workspace rule '")
+             << variant.bytesText << "' gives " << *bytes << " bytes";
+    variants.push_back({&variant, *bytes});
+  }
+  return variants;
+}
+
+/// The variant an op runs: the one its `coreai.variant` names, else the
+/// one with the least workspace (the cheapest among equals): the heap's
+/// own choice, before the planner spends free bytes on faster ones.
+static FailureOr<OpVariant> chosenVariant(Operation *op,
+                                          const WorkspaceRule &rule,
+                                          int64_t splitK) {
+  FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+      opVariants(op, rule, splitK);
+  if (failed(variants))
+    return failure();
+  if (auto named = op->getAttrOfType<StringAttr>(attr::variant)) {
+    for (const OpVariant &variant : *variants)
+      if (variant.variant->name == named.getValue())
+        return variant;
+    std::string known;
+    for (const WorkspaceVariant &variant : rule.variants)
+      known += (known.empty() ? "" : ", ") + variant.name;
+    return op->emitError("'coreai.variant' names '")
+           << named.getValue() << "', which the target's workspace rule ("
+           << (rule.op.empty() ? "class " + rule.opClass : rule.op)
+           << ") does not list (its variants: " << known << ")";
+  }
+  const OpVariant *least = &variants->front();
+  for (const OpVariant &variant : *variants)
+    if (variant.bytes < least->bytes ||
+        (variant.bytes == least->bytes &&
+         variant.variant->cost < least->variant->cost))
+      least = &variant;
+  return *least;
+}
+
+FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
+                               int64_t *alignment) {
+  const WorkspaceRule *rule = workspaceRuleOf(op, rules);
+  if (!rule)
+    return 0;
+  FailureOr<OpVariant> variant = chosenVariant(op, *rule, rules.splitK);
+  if (failed(variant))
+    return failure();
   if (alignment)
     *alignment = std::max<int64_t>(*alignment, rule->alignment);
-  return *bytes;
+  return variant->bytes;
 }
 
 int64_t stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,

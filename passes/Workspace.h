@@ -38,8 +38,24 @@ mlir::FailureOr<std::vector<StepWorkspace>>
 stepWorkspaces(mlir::func::FuncOp func, const FunctionKernels &kernels,
                const WorkspaceRules &rules);
 
-/// The bytes the rules give one op (0: none applies), or failure with an
-/// error at the op.
+/// The target's rule for `op`, or null.
+const WorkspaceRule *workspaceRuleOf(mlir::Operation *op,
+                                     const WorkspaceRules &rules);
+
+/// One kernel variant of an op with the workspace it needs there.
+struct OpVariant {
+  const WorkspaceVariant *variant;
+  int64_t bytes;
+};
+
+/// Every variant of `rule` with its bytes for `op`, in the rule's order;
+/// failure with an error at the op when one cannot be evaluated.
+mlir::FailureOr<llvm::SmallVector<OpVariant, 2>>
+opVariants(mlir::Operation *op, const WorkspaceRule &rule, int64_t splitK);
+
+/// The bytes the rules give one op (0: none applies) for the variant it
+/// runs: the one its `coreai.variant` names, else the one with the least
+/// workspace. Failure with an error at the op.
 mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
                                      const WorkspaceRules &rules,
                                      int64_t *alignment = nullptr);

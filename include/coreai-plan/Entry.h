@@ -108,6 +108,19 @@ struct PlannedEntry {
     return bytes;
   }
 
+  /// The kernel variant each op with several runs (docs/WORKSPACE.md,
+  /// "Kernel variants"), in body order: the chosen one, and the target's
+  /// cheapest, with the workspace each needs there and their costs (the
+  /// target's model).
+  struct VariantChoice {
+    BufferOrigin op; ///< `value` empty: the op, its location
+    std::string variant, cheapest;
+    int64_t bytes = 0, cheapestBytes = 0;
+    double cost = 1, cheapestCost = 1;
+    bool downgraded() const { return variant != cheapest; }
+  };
+  std::vector<VariantChoice> variants;
+
   /// -1 when buffer b is in the heap, else the output whose storage holds it.
   int64_t borrowedOutput(size_t b) const {
     return binOf.empty() || binOf[b] < 0 ? -1 : outputBins[binOf[b]].output;

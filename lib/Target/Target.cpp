@@ -98,6 +98,73 @@ static bool fromJSON(const json::Value &value, Target &target,
   return true;
 }
 
+/// One variant's `bytes` expression, read into `variant`.
+static llvm::Error parseVariantBytes(const json::Object &object,
+                                     const std::string &where,
+                                     llvm::StringRef source,
+                                     WorkspaceVariant &variant) {
+  std::optional<llvm::StringRef> bytes = object.getString("bytes");
+  if (!bytes)
+    return targetError(source, where + ".bytes: missing (an expression, "
+                                       "docs/WORKSPACE.md)");
+  variant.bytesText = bytes->str();
+  llvm::Expected<WorkspaceExpr> expr = parseWorkspaceExpr(*bytes);
+  if (!expr)
+    return targetError(source,
+                       where + ".bytes: " + llvm::toString(expr.takeError()));
+  variant.bytes = *expr;
+  return llvm::Error::success();
+}
+
+/// A rule's kernels: its `bytes` (one, named `default`), or its
+/// `variants`, each `{name, bytes, cost, doc}` with a name of its own and a
+/// positive cost.
+static llvm::Error parseVariants(const json::Object &entry,
+                                 const std::string &where,
+                                 llvm::StringRef source, WorkspaceRule &rule) {
+  const json::Value *list = entry.get("variants");
+  if (!list) {
+    WorkspaceVariant variant;
+    variant.name = "default";
+    if (llvm::Error error = parseVariantBytes(entry, where, source, variant))
+      return error;
+    rule.variants.push_back(std::move(variant));
+    return llvm::Error::success();
+  }
+  const json::Array *array = list->getAsArray();
+  if (entry.get("bytes") || !array || array->empty())
+    return targetError(source, where + ": give either 'bytes' or a non-empty "
+                                       "list of 'variants'");
+  for (size_t k = 0; k < array->size(); ++k) {
+    std::string at = llvm::formatv("{0}.variants[{1}]", where, k).str();
+    const json::Object *object = (*array)[k].getAsObject();
+    if (!object)
+      return targetError(source, at + ": must be an object");
+    for (const auto &field : *object)
+      if (!llvm::is_contained({"name", "bytes", "cost", "doc"},
+                              llvm::StringRef(field.first)))
+        return targetError(source, at + "." + field.first.str() +
+                                       ": unknown field (known: name, bytes, "
+                                       "cost, doc)");
+    WorkspaceVariant variant;
+    std::optional<llvm::StringRef> name = object->getString("name");
+    if (!name || name->empty() || rule.variant(*name))
+      return targetError(source, at + ".name: missing, empty or used twice");
+    variant.name = name->str();
+    std::optional<double> cost = object->getNumber("cost");
+    if (!cost || !(*cost > 0))
+      return targetError(source, at + ".cost: must be a positive number (the "
+                                      "variant's run time relative to the "
+                                      "others)");
+    variant.cost = *cost;
+    variant.doc = object->getString("doc").value_or("").str();
+    if (llvm::Error error = parseVariantBytes(*object, at, source, variant))
+      return error;
+    rule.variants.push_back(std::move(variant));
+  }
+  return llvm::Error::success();
+}
+
 /// The "workspace" list, read apart from the mapper so that a bad
 /// expression is reported as `workspace[i].bytes: what at column N`.
 static llvm::Error parseWorkspaceRules(const json::Value &value,
@@ -116,11 +183,12 @@ static llvm::Error parseWorkspaceRules(const json::Value &value,
     if (!entry)
       return targetError(source, where + ": must be an object");
     for (const auto &field : *entry)
-      if (!llvm::is_contained({"op", "class", "bytes", "alignment", "doc"},
-                              llvm::StringRef(field.first)))
+      if (!llvm::is_contained(
+              {"op", "class", "bytes", "variants", "alignment", "doc"},
+              llvm::StringRef(field.first)))
         return targetError(source, where + "." + field.first.str() +
                                        ": unknown field (known: op, class, "
-                                       "bytes, alignment, doc)");
+                                       "bytes, variants, alignment, doc)");
     WorkspaceRule rule;
     std::optional<llvm::StringRef> op = entry->getString("op");
     std::optional<llvm::StringRef> opClass = entry->getString("class");
@@ -139,16 +207,8 @@ static llvm::Error parseWorkspaceRules(const json::Value &value,
                                      ")");
     rule.op = op.value_or("").str();
     rule.opClass = opClass.value_or("").str();
-    std::optional<llvm::StringRef> bytes = entry->getString("bytes");
-    if (!bytes)
-      return targetError(source, where + ".bytes: missing (an expression, "
-                                         "docs/WORKSPACE.md)");
-    rule.bytesText = bytes->str();
-    llvm::Expected<WorkspaceExpr> expr = parseWorkspaceExpr(*bytes);
-    if (!expr)
-      return targetError(source,
-                         where + ".bytes: " + llvm::toString(expr.takeError()));
-    rule.bytes = *expr;
+    if (llvm::Error error = parseVariants(*entry, where, source, rule))
+      return error;
     if (const json::Value *alignment = entry->get("alignment")) {
       std::optional<int64_t> number = alignment->getAsInteger();
       if (!number || !isValidAlignment(*number))

@@ -447,6 +447,21 @@ llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses() {
   return classes;
 }
 
+const WorkspaceVariant *WorkspaceRule::variant(llvm::StringRef name) const {
+  for (const WorkspaceVariant &candidate : variants)
+    if (candidate.name == name)
+      return &candidate;
+  return nullptr;
+}
+
+const WorkspaceVariant &WorkspaceRule::cheapest() const {
+  const WorkspaceVariant *best = &variants.front();
+  for (const WorkspaceVariant &candidate : variants)
+    if (candidate.cost < best->cost)
+      best = &candidate;
+  return *best;
+}
+
 const WorkspaceRule *WorkspaceRules::find(llvm::StringRef name,
                                           llvm::StringRef overload,
                                           llvm::StringRef opClass) const {

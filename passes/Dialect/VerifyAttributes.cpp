@@ -254,7 +254,7 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
     return expect<DictionaryAttr>(op, named, "a dictionary");
   static const llvm::StringSet<> strings = {
       attr::kind,       attr::name,  attr::overload,
-      attr::node,     attr::entry,      attr::planTarget,
+      attr::node,     attr::entry,      attr::planTarget, attr::variant,
       "coreai.source", "coreai.model", "coreai.config", "coreai.bundle"};
   if (strings.contains(name))
     return expect<StringAttr>(op, named, "a string");

@@ -75,16 +75,33 @@ struct WorkspaceOp {
 llvm::Expected<int64_t> evaluate(const WorkspaceExpr &expr,
                                  const WorkspaceOp &op);
 
+/// One kernel the runtime may run for a rule's ops, with the workspace it
+/// needs and its run time relative to the rule's other variants, as the
+/// target states it (a model, docs/WORKSPACE.md "Kernel variants").
+struct WorkspaceVariant {
+  std::string name; ///< `split_k`, `direct`; `default` for a rule of one
+  std::string bytesText;
+  WorkspaceExpr bytes;
+  double cost = 1;
+  std::string doc;
+};
+
 /// One rule of targets/*.json's "workspace" list: the ops it applies to
 /// (an ATen op, `aten.NAME` any overload or `aten.NAME.OVERLOAD`, or an op
-/// class) and the bytes their kernel needs.
+/// class) and the kernels that may run them: one (`bytes`), or several
+/// (`variants`), of which the planner picks one per op.
 struct WorkspaceRule {
   std::string op;      ///< empty when `opClass` is given
   std::string opClass; ///< normalisation, reduction, matmul, attention
-  std::string bytesText;
-  WorkspaceExpr bytes;
+  /// In the order the target lists them; at least one.
+  std::vector<WorkspaceVariant> variants;
   int64_t alignment = 0; ///< 0: the target's
   std::string doc;
+
+  /// The variant named `name`, or null.
+  const WorkspaceVariant *variant(llvm::StringRef name) const;
+  /// The variant with the lowest cost (the first listed among equals).
+  const WorkspaceVariant &cheapest() const;
 };
 
 /// The op classes a rule may name.
