@@ -449,7 +449,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     reordered = *changed;
   }
 
-  if (options.heapBudget > 0 && solved->plan.heap > options.heapBudget) {
+  if (options.solve.heapBudget > 0 && solved->plan.heap > options.solve.heapBudget) {
     // No variant choice can help: the plan has the least workspace.
     PlannedEntry over;
     over.chunk = options.chunk;
@@ -459,12 +459,15 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     over.outputBins = solved->buffers.bins;
     over.binOf = solved->binOf;
     over.workspaces = workspaceIndices(solved->buffers);
-    reportOverBudget(func, over, options.heapBudget);
+    reportOverBudget(func, over, options.solve.heapBudget);
     return fail(PlanFailure::OverLimit);
   }
   FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
-      chooseVariants(func, solved->buffers, solved->plan, solved->binOf,
-                     options.liveness, options.heapBudget);
+      options.chooseVariants
+          ? chooseVariants(func, solved->buffers, solved->plan, solved->binOf,
+                           options.liveness, options.solve.heapBudget)
+          : FailureOr<std::vector<PlannedEntry::VariantChoice>>(
+                std::vector<PlannedEntry::VariantChoice>());
   if (mlir::failed(variants) ||
       mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
                                 solved->binOf)))

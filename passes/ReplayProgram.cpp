@@ -235,12 +235,15 @@ void ProgramBuilder::checkWorkspace(llvm::ArrayRef<Operation *> ops) {
   for (Operation *member : ops)
     if (std::optional<Placement> workspace = workspaceOf(member))
       given += workspace->size;
-  int64_t needed = stepWorkspaceBytes(ops, *options.workspaceRules);
-  if (given < needed)
+  llvm::Expected<int64_t> needed =
+      stepWorkspaceBytes(ops, *options.workspaceRules);
+  if (!needed)
+    return violate(ops.back(), llvm::toString(needed.takeError()));
+  if (given < *needed)
     violate(ops.back(), llvm::formatv("the target's workspace rules give "
                                       "this step {0} bytes of workspace, the "
                                       "plan {1}",
-                                      needed, given));
+                                      *needed, given));
 }
 
 /// The op's `coreai.workspace`: a value of the step nobody else reads,

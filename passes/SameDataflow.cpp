@@ -39,7 +39,7 @@ namespace {
 /// computes); everything else must be as in the original.
 bool isPlanAnnotation(StringRef name) {
   return name == attr::placement || name == attr::kernel ||
-         name == attr::workspace;
+         name == attr::workspace || name == attr::variant;
 }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {

@@ -205,6 +205,15 @@ PlannedEntry::VariantChoice record(const OpChoices &op, size_t chosen) {
   return choice;
 }
 
+/// Whether the op's variants need different workspace here: a choice the
+/// plan must write down. (Where all need the same bytes, the op runs the
+/// cheapest, which is what an op without `coreai.variant` runs.)
+bool differInWorkspace(const OpChoices &op) {
+  return llvm::any_of(op.variants, [&](const OpVariant &variant) {
+    return variant.bytes != op.variants.front().bytes;
+  });
+}
+
 /// The workspace buffer of the step whose last op is `last`, if any.
 std::optional<size_t> workspaceOf(const FunctionBuffers &buffers,
                                   Operation *last) {
@@ -243,9 +252,7 @@ chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
   for (Operation &op : func.getBody().front())
     body.push_back(&op);
   for (const Step &step : *steps) {
-    if (llvm::all_of(step.ops, [](const OpChoices &op) {
-          return op.variants.size() == 1;
-        }))
+    if (llvm::none_of(step.ops, differInWorkspace))
       continue;
     Operation *last = body[step.last];
     std::optional<size_t> own = workspaceOf(buffers, last);
@@ -261,8 +268,8 @@ chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
     for (size_t o = 0; o < step.ops.size(); ++o) {
       const OpChoices &op = step.ops[o];
       bytes += op.variants[picked[o]].bytes;
-      if (op.variants.size() < 2)
-        continue;
+      if (!differInWorkspace(op))
+        continue; // the least-workspace rule picks the cheapest anyway
       op.op->setAttr(attr::variant,
                      StringAttr::get(func.getContext(),
                                      op.variants[picked[o]].variant->name));
@@ -272,6 +279,10 @@ chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
                       plan.offsets[*own] != gap->offset))
       placeWorkspace(buffers, plan, binOf, step, last, own, bytes, *gap);
   }
+  // The bound of the problem the chosen kernels make: a heap a budget let
+  // grow for faster kernels is judged against what they need.
+  plan.lowerBound = std::max(
+      plan.lowerBound, borrowingLowerBound(buffers.problem, buffers.bins));
   return choices;
 }
 

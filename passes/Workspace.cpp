@@ -163,16 +163,23 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
   return variant->bytes;
 }
 
-int64_t stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,
-                           const WorkspaceRules &rules) {
+llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,
+                                           const WorkspaceRules &rules) {
   if (ops.empty() || rules.empty())
     return 0;
-  ScopedDiagnosticHandler quiet(ops.front()->getContext(),
-                                [](Diagnostic &) { return success(); });
+  std::string first; // the first error, as the caller's message
+  ScopedDiagnosticHandler capture(ops.front()->getContext(),
+                                  [&](Diagnostic &diagnostic) {
+                                    if (first.empty())
+                                      first = diagnostic.str();
+                                    return success();
+                                  });
   int64_t bytes = 0;
   for (Operation *op : ops) {
     FailureOr<int64_t> opBytes = opWorkspace(op, rules);
-    bytes += succeeded(opBytes) ? *opBytes : 0;
+    if (failed(opBytes))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), first);
+    bytes += *opBytes;
   }
   return bytes;
 }

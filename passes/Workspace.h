@@ -61,10 +61,10 @@ mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
                                      int64_t *alignment = nullptr);
 
 /// The bytes the rules give the ops of one step together (a kernel's is
-/// the sum of its ops'); an op whose rule cannot be evaluated counts 0
-/// (planning it failed with the error).
-int64_t stepWorkspaceBytes(llvm::ArrayRef<mlir::Operation *> ops,
-                           const WorkspaceRules &rules);
+/// the sum of its ops'), or the first rule's error (an op naming a variant
+/// its rule lacks, a rule its shapes do not fit), without a diagnostic.
+llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<mlir::Operation *> ops,
+                                           const WorkspaceRules &rules);
 
 struct FunctionBuffers;
 

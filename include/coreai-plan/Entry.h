@@ -120,6 +120,22 @@ struct PlannedEntry {
     bool downgraded() const { return variant != cheapest; }
   };
   std::vector<VariantChoice> variants;
+  /// Ops run slower than their cheapest variant, the workspace that saved
+  /// at their steps, and the extra cost (the target's model), summed.
+  struct Downgrades {
+    int64_t ops = 0, savedBytes = 0;
+    double extraCost = 0;
+  };
+  Downgrades downgrades() const {
+    Downgrades total;
+    for (const VariantChoice &choice : variants)
+      if (choice.downgraded()) {
+        ++total.ops;
+        total.savedBytes += choice.cheapestBytes - choice.bytes;
+        total.extraCost += choice.cost - choice.cheapestCost;
+      }
+    return total;
+  }
 
   /// -1 when buffer b is in the heap, else the output whose storage holds it.
   int64_t borrowedOutput(size_t b) const {

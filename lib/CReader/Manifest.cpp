@@ -529,6 +529,24 @@ capm_status capm_get_workspace(const capm_manifest *m, size_t entry,
   return CAPM_NOT_FOUND;
 }
 
+size_t capm_variant_count(const capm_manifest *m, size_t entry) {
+  const coreai::fb::Entry *e = entryAt(m, entry);
+  return e && e->variants() ? e->variants()->size() : 0;
+}
+
+capm_status capm_get_variant(const capm_manifest *m, size_t entry,
+                             size_t index, capm_variant *out) {
+  const coreai::fb::Entry *e = entryAt(m, entry);
+  if (!e || !e->variants() || index >= e->variants()->size() || !out)
+    return CAPM_NOT_FOUND;
+  const coreai::fb::VariantChoice *v = e->variants()->Get(index);
+  out->op = text(v->op());
+  out->location = text(v->location());
+  out->variant = text(v->variant());
+  out->workspace = v->bytes();
+  return CAPM_OK;
+}
+
 size_t capm_parametric_count(const capm_manifest *m) {
   return m->root->parametric() ? m->root->parametric()->size() : 0;
 }

@@ -27,6 +27,18 @@ writeKernels(flatbuffers::FlatBufferBuilder &fbb, const PlannedEntry &e) {
   return kernels;
 }
 
+/// The entry's variant choices; empty (no field written) when it has none.
+std::vector<flatbuffers::Offset<fb::VariantChoice>>
+writeVariants(flatbuffers::FlatBufferBuilder &fbb, const PlannedEntry &e) {
+  std::vector<flatbuffers::Offset<fb::VariantChoice>> variants;
+  for (const PlannedEntry::VariantChoice &v : e.variants)
+    variants.push_back(fb::CreateVariantChoiceDirect(
+        fbb, v.op.op.c_str(), v.op.location.c_str(), v.variant.c_str(),
+        v.bytes, v.cost, v.cheapest.c_str(), v.cheapestBytes,
+        v.cheapestCost));
+  return variants;
+}
+
 flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
                                           const ManifestEntry &entry) {
   const PlannedEntry &e = entry.planned;
@@ -56,13 +68,16 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
         p.index));
   // Without kernels the entry is written as before they were recorded.
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels = writeKernels(fbb, e);
+  std::vector<flatbuffers::Offset<fb::VariantChoice>> variants =
+      writeVariants(fbb, e);
   return fb::CreateEntryDirect(
       fbb, e.entry.c_str(), e.chunk, entry.input, entry.plannedFunction.c_str(),
       entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound,
       e.plan.optimal, e.plan.algorithm.c_str(), e.inPlaceSavedBytes, &buffers,
       &borrowed, &placed,
       e.kernelSource.empty() ? nullptr : e.kernelSource.c_str(),
-      kernels.empty() ? nullptr : &kernels);
+      kernels.empty() ? nullptr : &kernels,
+      variants.empty() ? nullptr : &variants);
 }
 
 flatbuffers::Offset<fb::Parametric>
@@ -127,6 +142,25 @@ std::vector<PlannedEntry::Kernel> readKernels(const fb::Entry &in) {
   return kernels;
 }
 
+/// The variant choices recorded for an entry (none when absent).
+std::vector<PlannedEntry::VariantChoice> readVariants(const fb::Entry &in) {
+  std::vector<PlannedEntry::VariantChoice> variants;
+  if (const auto *recorded = in.variants())
+    for (const fb::VariantChoice *v : *recorded) {
+      PlannedEntry::VariantChoice choice;
+      choice.op.op = str(v->op());
+      choice.op.location = str(v->location());
+      choice.variant = str(v->variant());
+      choice.bytes = v->bytes();
+      choice.cost = v->cost();
+      choice.cheapest = str(v->cheapest());
+      choice.cheapestBytes = v->cheapest_bytes();
+      choice.cheapestCost = v->cheapest_cost();
+      variants.push_back(std::move(choice));
+    }
+  return variants;
+}
+
 llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
                                         llvm::StringRef source) {
   ManifestEntry entry;
@@ -175,6 +209,7 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
     }
   e.kernelSource = str(in.kernel_source());
   e.kernels = readKernels(in);
+  e.variants = readVariants(in);
   if (llvm::Error error = detail::assignRegions(e, regions, source))
     return error;
   return entry;

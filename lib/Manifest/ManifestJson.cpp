@@ -71,6 +71,16 @@ json::Value kernelToJson(const PlannedEntry::Kernel &k) {
   };
 }
 
+json::Value variantToJson(const PlannedEntry::VariantChoice &v) {
+  return json::Object{
+      {"op", v.op.op},         {"location", v.op.location},
+      {"variant", v.variant},  {"bytes", v.bytes},
+      {"cost", v.cost},        {"cheapest", v.cheapest},
+      {"cheapest_bytes", v.cheapestBytes},
+      {"cheapest_cost", v.cheapestCost},
+  };
+}
+
 json::Value entryToJson(const ManifestEntry &entry) {
   const PlannedEntry &e = entry.planned;
   json::Array buffers;
@@ -86,7 +96,7 @@ json::Value entryToJson(const ManifestEntry &entry) {
   json::Array kernels;
   for (const PlannedEntry::Kernel &k : e.kernels)
     kernels.push_back(kernelToJson(k));
-  return json::Object{
+  json::Object object{
       {"entry", e.entry},
       {"chunk", e.chunk},
       {"input", int64_t(entry.input)},
@@ -104,6 +114,14 @@ json::Value entryToJson(const ManifestEntry &entry) {
       {"kernel_source", e.kernelSource},
       {"kernels", std::move(kernels)},
   };
+  // Only where a rule offered a choice: other manifests keep their bytes.
+  if (!e.variants.empty()) {
+    json::Array variants;
+    for (const PlannedEntry::VariantChoice &v : e.variants)
+      variants.push_back(variantToJson(v));
+    object["variants"] = std::move(variants);
+  }
+  return object;
 }
 
 json::Value parametricToJson(const ManifestParametric &p) {
@@ -271,11 +289,23 @@ static bool fromJSON(const json::Value &value, PlannedEntry::Kernel &k,
   return true;
 }
 
-/// The entry's kernels: optional (a manifest written before they were
-/// recorded has neither key), each kernel complete when present.
+static bool fromJSON(const json::Value &value,
+                     PlannedEntry::VariantChoice &v, json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("op", v.op.op) && o.map("location", v.op.location) &&
+         o.map("variant", v.variant) && o.map("bytes", v.bytes) &&
+         o.map("cost", v.cost) && o.map("cheapest", v.cheapest) &&
+         o.map("cheapest_bytes", v.cheapestBytes) &&
+         o.map("cheapest_cost", v.cheapestCost);
+}
+
+/// The entry's kernels and variant choices: optional (a manifest written
+/// before they were recorded has none of the keys), each complete when
+/// present.
 static bool readKernels(json::ObjectMapper &o, PlannedEntry &e) {
   return o.mapOptional("kernel_source", e.kernelSource) &&
-         o.mapOptional("kernels", e.kernels);
+         o.mapOptional("kernels", e.kernels) &&
+         o.mapOptional("variants", e.variants);
 }
 
 static bool fromJSON(const json::Value &value, OutputBin &bin,

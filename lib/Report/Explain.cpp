@@ -125,6 +125,30 @@ void explainWorkspace(llvm::raw_ostream &os, const PlannedEntry &entry,
                       entry.origins[*largest].location);
 }
 
+/// The kernel variants (docs/WORKSPACE.md, "Kernel variants"): how many
+/// ops had a choice, which run slower than the target's cheapest so that
+/// the heap stays as small as the least workspace allows, what that saved.
+void explainVariants(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  if (entry.variants.empty())
+    return;
+  PlannedEntry::Downgrades downgrades = entry.downgrades();
+  os << llvm::formatv("  kernel variants: {0} op{1} with a choice; {2} run "
+                      "slower than the cheapest (model cost +{3:F2}), saving "
+                      "{4} bytes of workspace at their steps\n",
+                      entry.variants.size(),
+                      entry.variants.size() == 1 ? "" : "s", downgrades.ops,
+                      downgrades.extraCost, downgrades.savedBytes);
+  size_t shown = 0;
+  for (const PlannedEntry::VariantChoice &choice : entry.variants)
+    if (choice.downgraded() && shown++ < shownPeakBuffers)
+      os << llvm::formatv("    {0} at {1}: {2} ({3} bytes) instead of {4} "
+                          "({5} bytes)\n",
+                          choice.op.op, choice.op.location, choice.variant,
+                          choice.bytes, choice.cheapest, choice.cheapestBytes);
+  if (shown > shownPeakBuffers)
+    os << llvm::formatv("    ... and {0} more\n", shown - shownPeakBuffers);
+}
+
 /// Which lower bound the plan was measured against, what it bounds, and
 /// why the heap is or is not proven minimal (docs/SOLVERS.md, "Bounds").
 void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -220,6 +244,7 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
       os << "    " << line << "\n";
   }
   explainWorkspace(os, entry, peak);
+  explainVariants(os, entry);
   explainFusion(os, entry);
   explainPeakKernel(os, entry, born);
 }

@@ -127,6 +127,8 @@ llvm::Expected<Part> ParametricPlanner::partFor(int64_t lo, int64_t top) {
   FunctionPlanOptions referenceOptions = options;
   referenceOptions.chunk = top;
   referenceOptions.maxHeap = 0; // the range's heap is checked below
+  // One decision for every S: each op keeps its least-workspace variant.
+  referenceOptions.chooseVariants = false;
   PlanFailure why = PlanFailure::Internal;
   mlir::FailureOr<PlannedEntry> referencePlan =
       planFunction(*reference, referenceOptions, &why);

@@ -82,16 +82,14 @@ std::optional<std::string> firstMissing(const std::vector<std::string> &ours,
 /// inside a kernel at one S only, or else the first buffer one has alone.
 std::string whatDiffers(const FunctionBuffers &reference,
                         const FunctionBuffers &other) {
+  // Only the origins' strings: the reference's clone may be gone.
   auto workspaceOps = [](const FunctionBuffers &buffers) {
     std::vector<std::string> ops;
-    for (const FunctionBuffers::Workspace &workspace : buffers.workspaces)
-      ops.push_back("the step ending at " + describe(workspace.op));
-    return ops;
-  };
-  auto fusedOps = [](const FunctionBuffers &buffers) {
-    std::vector<std::string> ops;
-    for (const FunctionBuffers::Fused &fused : buffers.fused)
-      ops.push_back(describe(fused.value.getDefiningOp()));
+    for (const FunctionBuffers::Workspace &workspace : buffers.workspaces) {
+      const BufferOrigin &origin = buffers.origins[workspace.buffer];
+      ops.push_back(llvm::formatv("the step ending at '{0}' at {1}",
+                                  origin.op, origin.location));
+    }
     return ops;
   };
   auto bufferOps = [](const FunctionBuffers &buffers) {
@@ -117,9 +115,14 @@ std::string whatDiffers(const FunctionBuffers &reference,
                          "has a workspace (the target's workspace rules "
                          "depend on S)"))
     return *why;
-  if (auto why = oneSide(fusedOps(other), fusedOps(reference),
-                         "stays inside a fused kernel (fusion depends on S)"))
-    return *why;
+  if (other.fused.size() != reference.fused.size()) {
+    std::string here;
+    if (!other.fused.empty())
+      here = ", the first " + describe(other.fused.front().value.getDefiningOp());
+    return llvm::formatv("{0} values stay inside fused kernels at this S{1}, "
+                         "{2} at the reference S (fusion depends on S)",
+                         other.fused.size(), here, reference.fused.size());
+  }
   if (auto why = oneSide(bufferOps(other), bufferOps(reference),
                          "has a buffer of its own (reuse depends on S)"))
     return *why;

@@ -82,6 +82,17 @@ static int check_entry(const capm_manifest *m, size_t e, int print) {
              b.value, b.op, region_name(b.region), b.region_index, b.offset,
              b.size, b.start, b.end);
   }
+  /* The kernel variant of each op with a choice. */
+  for (size_t i = 0; i < capm_variant_count(m, e); ++i) {
+    capm_variant v;
+    if (capm_get_variant(m, e, i, &v) != CAPM_OK || v.workspace < 0) {
+      fprintf(stderr, "variant %zu: unreadable\n", i);
+      return 2;
+    }
+    if (print)
+      printf("variant %s of %s at %s: workspace %" PRId64 "\n", v.variant,
+             v.op, v.location, v.workspace);
+  }
   printf("entry %s S=%" PRId64 " heap %" PRId64 ": %zu in heap, %zu in "
          "outputs, %zu in state\n",
          capm_entry_name(m, e), capm_entry_chunk(m, e), heap, in_heap,

@@ -241,6 +241,13 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         // (or of lent outputs) above.
         {"workspaces", int64_t(e.workspaces.size())},
         {"workspace_bytes", e.workspaceBytes()},
+        // Kernel variants (docs/WORKSPACE.md): ops with a choice, those
+        // run slower than the target's cheapest, the workspace that saved
+        // and the extra cost (the target's model).
+        {"variant_choices", int64_t(e.variants.size())},
+        {"downgraded", e.downgrades().ops},
+        {"downgrade_saved_bytes", e.downgrades().savedBytes},
+        {"downgrade_extra_cost", e.downgrades().extraCost},
     });
   }
   llvm::json::Array parametric;

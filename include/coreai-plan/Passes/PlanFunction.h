@@ -99,6 +99,10 @@ struct FunctionPlanOptions {
   /// The chunk size S, recorded in the PlannedEntry (not a choice: the
   /// function's, see chunkSizeOf).
   int64_t chunk = 0;
+  /// Give ops the cheapest kernel variant that fits (passes/Variants.h);
+  /// off, every op keeps its least-workspace variant: a parametric plan's
+  /// one decision for every S of a piece.
+  bool chooseVariants = true;
 };
 
 /// The one check of option values a user typed (alignment, time limit,

@@ -143,12 +143,11 @@ defvar CoreAIPlanningOptionList = [
       "Plan the scratch each kernel needs (the target's workspace rules, "
       "docs/WORKSPACE.md) as a buffer live while it runs",
       target = "!target.workspace.empty()", off = NoWorkspace>,
-  PlanningOption<"", "heapBudget", "heap-budget", "int64_t", "0",
+  PlanningOption<"solve", "heapBudget", "heap-budget", "int64_t", "0",
       "Meet this heap (bytes) with the least extra work: the target's kernel "
       "variants with the most workspace that fits (docs/WORKSPACE.md), or "
       "fail naming the peak (0: the smallest heap, and the cheapest kernels "
-      "wherever they cost no heap)",
-      target = "0">,
+      "wherever they cost no heap)">,
   PlanningOption<"", "maxHeap", "max-heap", "int64_t", "0",
       "Fail when a function's heap exceeds N bytes (0: no limit)",
       target = "target.heapLimit">,

@@ -46,6 +46,10 @@ struct SolveOptions {
   /// When `best` minimises: the exact search's nodes, all probes together,
   /// a budget that does not depend on the machine (benchmarks).
   int64_t minimiseNodeLimit = std::numeric_limits<int64_t>::max();
+  /// A heap the plan may use, when above the smallest one: the planner
+  /// spends it on faster kernel variants (passes/Variants.h); 0: none.
+  /// The packing itself still minimises.
+  int64_t heapBudget = 0;
 };
 
 /// Packs the problem. Without a capacity the heap is minimised; with one,

@@ -104,6 +104,24 @@ capm_status capm_get_workspace(const capm_manifest *manifest, size_t entry,
 int capm_buffer_is_workspace(const capm_manifest *manifest, size_t entry,
                              size_t index);
 
+/* The kernel variant the runtime must run for each op of one entry whose
+ * target rule offers several needing different workspace (docs/WORKSPACE.md,
+ * "Kernel variants"): `op` the op's name (`torch.aten.mm`), `location` its
+ * source location, `variant` the variant's name in the target (`direct`),
+ * `workspace` the bytes it needs (the entry's workspace buffer of its step
+ * holds them). An op not listed runs its rule's only variant, or the
+ * cheapest among those needing the same workspace. Strings live as long as
+ * the manifest. `index` < capm_variant_count. */
+typedef struct capm_variant {
+  const char *op;
+  const char *location;
+  const char *variant;
+  int64_t workspace;
+} capm_variant;
+size_t capm_variant_count(const capm_manifest *manifest, size_t entry);
+capm_status capm_get_variant(const capm_manifest *manifest, size_t entry,
+                             size_t index, capm_variant *out);
+
 /* Parametric plans: an entry point planned once for every integer S in a
  * range, in one or more pieces with disjoint ranges. Sizes are polynomials
  * in S, offsets aligned maxima over the buffers below (docs/PARAMETRIC.md);
