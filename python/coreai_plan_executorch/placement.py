@@ -103,7 +103,11 @@ def arena_problems(specs, alignment, input_sizes):
     check_alignment(alignment)
     problems = {}
     backed = []
+    seen = set()
     for spec in specs:
+        if id(spec) in seen:   # a spec listed twice is still one tensor
+            continue
+        seen.add(id(spec))
         spec.realign(alignment)
         if spec.storage_base is not None:
             backed.append(spec)

@@ -144,6 +144,11 @@ class PlacementTest(unittest.TestCase):
         self.assertEqual(min(p.mem_offset for p in placements.values()), 112)
         self.assertEqual(sizes, [0, 112 + 128 + 64])
 
+    def test_a_spec_listed_twice_is_placed_once(self):
+        spec = Spec(64, 0, 3)
+        _, sizes, _ = self.plan([spec, spec, Spec(64, 1, 2)])
+        self.assertEqual(sizes, [0, 128])
+
     def test_empty_specs_take_no_bytes(self):
         specs = [Spec(0, 0, 3), Spec(48, 0, 3)]
         placements, sizes, _ = self.plan(specs)
