@@ -20,8 +20,14 @@ from executorch.runtime import Runtime
 from coreai_plan_executorch import (CoreAIPlanAlgorithm,
                                     VerifiedMemoryPlanningPass)
 
-# The tests run two at a time on two cores: one thread each.
+# The tests run two at a time on two cores: one thread each, in PyTorch and
+# in the runtime's kernels (whose threadpool would take every core).
 torch.set_num_threads(1)
+try:
+    from executorch.extension.pybindings import portable_lib
+    portable_lib._unsafe_reset_threadpool(1)
+except (ImportError, AttributeError):
+    pass
 
 
 class TestFailure(AssertionError):
