@@ -6,6 +6,7 @@
 #include "coreai-plan/Verify.h"
 
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace coreai {
@@ -15,6 +16,32 @@ char SolveInternalError::ID = 0;
 namespace {
 llvm::Error badInput(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// `--json`: the summary as one object. `offsets` follows the CSV's rows;
+/// `proven_lower_bound` is the bound the search proved (at least
+/// `lower_bound`; the heap itself when `optimal`).
+void printJson(llvm::raw_ostream &out, const BufferProblem &problem,
+               const SolveResult &result, int64_t capacity) {
+  llvm::json::Object summary{
+      {"buffers", int64_t(problem.buffers.size())},
+      {"lower_bound", lowerBound(problem)},
+      {"proven_lower_bound", result.provenLowerBound},
+      {"packed", result.plan.has_value()}};
+  if (capacity > 0)
+    summary["capacity"] = capacity;
+  if (!result.plan) {
+    summary["infeasible_proven"] = result.infeasibleProven;
+  } else {
+    const Plan &plan = *result.plan;
+    summary["heap"] = plan.heap;
+    summary["optimal"] = plan.optimal;
+    summary["algorithm"] = plan.algorithm;
+    summary["seconds"] = plan.seconds;
+    summary["offsets"] = llvm::json::Array(plan.offsets);
+  }
+  out << llvm::formatv("{0}", llvm::json::Value(std::move(summary)))
+      << "\n";
 }
 } // namespace
 
@@ -42,6 +69,10 @@ llvm::Expected<SolveCsvAnswer> runSolveCsv(const SolveCsvRequest &request,
   if (!result.internalError.empty())
     return llvm::make_error<SolveInternalError>(result.internalError);
   if (!result.plan) {
+    if (request.json) {
+      printJson(out, *problem, result, request.capacity);
+      return SolveCsvAnswer::NoPacking;
+    }
     out << llvm::formatv(
         "buffers      {0}\nlower bound  {1}\nno packing within capacity {2} "
         "{3}\n",
@@ -54,13 +85,16 @@ llvm::Expected<SolveCsvAnswer> runSolveCsv(const SolveCsvRequest &request,
   if (llvm::Error violation = verifyPlan(*problem, plan))
     return llvm::make_error<SolveInternalError>(
         "plan failed verification: " + llvm::toString(std::move(violation)));
-  out << llvm::formatv(
-      "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
-      "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
-      "time         {6:F3} s\n",
-      problem->buffers.size(), plan.lowerBound, plan.heap,
-      heapRatio(plan.heap, plan.lowerBound), plan.algorithm,
-      plan.optimal ? "proven" : "not proven", plan.seconds);
+  if (request.json)
+    printJson(out, *problem, result, request.capacity);
+  else
+    out << llvm::formatv(
+        "buffers      {0}\nlower bound  {1}\nheap         {2}\n"
+        "heap/LB      {3:F4}\nalgorithm    {4}\noptimal      {5}\n"
+        "time         {6:F3} s\n",
+        problem->buffers.size(), plan.lowerBound, plan.heap,
+        heapRatio(plan.heap, plan.lowerBound), plan.algorithm,
+        plan.optimal ? "proven" : "not proven", plan.seconds);
   if (!request.outputPath.empty()) {
     std::string csv = writeProblemCsv(*problem, &plan);
     if (llvm::Error error =

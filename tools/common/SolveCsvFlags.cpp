@@ -33,7 +33,11 @@ SolveCsvFlags::SolveCsvFlags(cl::SubCommand &command)
                 cl::location(request.alignment), cl::sub(command)),
       outputPath("output", cl::desc("Write the problem with an offset column"),
                  cl::value_desc("OUT.csv"), cl::location(request.outputPath),
-                 cl::sub(command)) {}
+                 cl::sub(command)),
+      json("json",
+           cl::desc("Print the summary as JSON, with every offset in the "
+                    "order of the input's rows"),
+           cl::location(request.json), cl::sub(command)) {}
 
 int runSolveCsvCommand(const SolveCsvFlags &flags, llvm::StringRef tool) {
   llvm::Expected<SolveCsvAnswer> answer =

@@ -33,6 +33,7 @@ private:
   llvm::cl::opt<int64_t, true> timeLimitMs;
   llvm::cl::opt<int64_t, true> alignment;
   llvm::cl::opt<std::string, true> outputPath;
+  llvm::cl::opt<bool, true> json;
 };
 
 /// Runs `solve` with `flags` and returns its exit code (docs/CLI.md: 0

@@ -29,6 +29,9 @@ struct SolveCsvRequest {
   int64_t alignment = 1;
   /// Where to write the problem with an offset column (empty: nowhere).
   std::string outputPath;
+  /// Print the summary as one JSON object (with every offset) instead of
+  /// the table: for programs that call `solve` (python/).
+  bool json = false;
 };
 
 /// The solver's plan failed the independent verifier: a bug, never output.

@@ -1,0 +1,141 @@
+"""coreai-plan as an ExecuTorch memory planning algorithm.
+
+ExecuTorch's MemoryPlanningPass calls its `memory_planning_algo` once per
+graph (each method, each control-flow submodule) with the specs to place;
+inside MemoryPlanningAlgorithmSuite every algorithm returns a
+MemoryAlgoResult and the suite keeps the one with the fewest bytes, so
+CoreAIPlanAlgorithm runs alone (a suite of one) or beside ExecuTorch's
+greedy.
+"""
+import time
+from dataclasses import dataclass, field
+
+from executorch.exir.memory_planning import (
+    MemoryAlgoResult,
+    MemoryPlanningAlgorithmSuite,
+    SpecAllocResult,
+    Verifier,
+    greedy,
+)
+from executorch.exir.passes.memory_planning_pass import MemoryPlanningPass
+
+from .placement import place_specs
+from .solver import DEFAULT_TIME_LIMIT_MS, Solver
+
+
+@dataclass
+class ArenaRecord:
+    """One arena of one graph as coreai-plan planned it: `arena_bytes` is
+    what the program records (set_aside + heap + padding; set_aside holds
+    control-flow submodules' arenas), `heap` what the solver packed above
+    that, `lower_bound` the most bytes live at once and `proven_lower_bound`
+    what the search proved no packing can beat."""
+    mem_id: int
+    specs: int
+    arena_bytes: int
+    set_aside: int
+    heap: int
+    lower_bound: int
+    proven_lower_bound: int
+    optimal: bool
+    solver_seconds: float
+
+    @property
+    def gap(self):
+        """How far the heap may be above the optimum (0: proven optimal)."""
+        if self.optimal or self.heap == 0:
+            return 0.0
+        return self.heap / max(self.proven_lower_bound, 1) - 1
+
+
+@dataclass
+class PlanRecord:
+    """One call: a graph's arenas and the wall time of the whole call."""
+    bufsizes: list
+    arenas: list = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self):
+        parts = []
+        for arena in self.arenas:
+            proof = "proven optimal" if arena.optimal else \
+                f"gap <= {arena.gap:.2%}"
+            aside = f" ({arena.set_aside} set aside for control flow)" \
+                if arena.set_aside else ""
+            parts.append(f"arena {arena.mem_id}: {arena.arena_bytes} bytes"
+                         f"{aside}, {arena.specs} specs, heap "
+                         f"{arena.heap}, lower bound {arena.lower_bound}, "
+                         f"{proof}")
+        return "; ".join(parts) or "no planned specs"
+
+
+class CoreAIPlanAlgorithm:
+    """An ExecuTorch memory planning algorithm backed by coreai-solve.
+
+    solver: the coreai-solve binary (default $COREAI_SOLVE, else PATH);
+    time_limit_ms: the search's cap per arena (it stops once the heap is
+    proven minimal); algorithm: coreai-solve's `--algorithm`.
+    Every call appends a PlanRecord to `records`."""
+
+    def __init__(self, solver=None, time_limit_ms=DEFAULT_TIME_LIMIT_MS,
+                 algorithm="best", name="coreai_plan"):
+        self.solver = Solver(solver, time_limit_ms, algorithm)
+        # MemoryPlanningAlgorithmSuite names its algorithms by __name__.
+        self.__name__ = name
+        self.records = []
+
+    def __call__(self, alignment, specs, graph_module, graph_signature=None,
+                 extra_padding=0):
+        begin = time.perf_counter()
+        input_sizes = getattr(graph_module, "input_mem_buffer_sizes",
+                              None) or []
+        placements, bufsizes, solved, bases = place_specs(
+            specs, alignment, self.solver, input_sizes, extra_padding)
+        result = MemoryAlgoResult({}, bufsizes)
+        for spec, placement in placements.items():
+            result.spec_dict[spec] = SpecAllocResult(
+                placement.mem_id, placement.mem_obj_id, placement.mem_offset)
+        record = PlanRecord(list(bufsizes))
+        for mem_id, answer in sorted(solved.items()):
+            planned = sum(1 for p in placements.values()
+                          if p.mem_id == mem_id)
+            record.arenas.append(ArenaRecord(
+                mem_id, planned, bufsizes[mem_id], bases[mem_id],
+                answer.heap, answer.lower_bound, answer.proven_lower_bound,
+                answer.optimal, answer.seconds))
+        record.seconds = time.perf_counter() - begin
+        self.records.append(record)
+        return result
+
+
+class VerifiedMemoryPlanningPass(MemoryPlanningPass):
+    """ExecuTorch's MemoryPlanningPass, with ExecuTorch's own Verifier run on
+    every plan: the pass checks storage reuse only when its algorithm is
+    named `greedy`, and a plan the Verifier rejects must never reach a
+    program."""
+
+    def run(self, graph_module, graph_signature=None):
+        result = super().run(graph_module, graph_signature)
+        Verifier(
+            graph_module,
+            self.alloc_graph_input,
+            self.alloc_graph_output,
+            self.alloc_mutable_buffers and not self.share_mutable_buffers,
+            graph_signature,
+        ).verify_storage_reuse(self.allow_lifetime_and_storage_overlap)
+        return result
+
+
+def memory_planning_pass(algorithm=None, alongside_greedy=True,
+                         **pass_options):
+    """A MemoryPlanningPass for ExecutorchBackendConfig(memory_planning_pass=)
+    that plans with coreai-plan (`algorithm`, default a new
+    CoreAIPlanAlgorithm), beside ExecuTorch's greedy unless
+    `alongside_greedy` is False (then coreai-plan's plan is taken as it is).
+    `pass_options` go to MemoryPlanningPass (alloc_graph_input,
+    share_mutable_buffers, alignment, ...)."""
+    algorithm = algorithm or CoreAIPlanAlgorithm()
+    algorithms = [greedy, algorithm] if alongside_greedy else [algorithm]
+    return VerifiedMemoryPlanningPass(
+        memory_planning_algo=MemoryPlanningAlgorithmSuite(algorithms),
+        **pass_options)
