@@ -382,6 +382,44 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   return false;
 }
 
+/// The kernel variants (Variants.h): the cheapest whose workspace fits
+/// beside the least-workspace plan. Where that downgrades some op, the
+/// function is planned again with every op's cheapest variant and that
+/// plan kept when its heap is no larger: packed with the partials in view,
+/// the heap may leave the room the least-workspace plan's gaps do not.
+FailureOr<std::vector<PlannedEntry::VariantChoice>>
+pickVariants(func::FuncOp func, const FunctionPlanOptions &options,
+             Solved &solved) {
+  if (!options.chooseVariants || !options.liveness.workspace ||
+      !options.liveness.workspaceRules)
+    return std::vector<PlannedEntry::VariantChoice>();
+  const WorkspaceRules &rules = *options.liveness.workspaceRules;
+  int64_t limit = std::max(options.solve.heapBudget, solved.plan.heap);
+  Solved trial = solved;
+  FailureOr<std::vector<PlannedEntry::VariantChoice>> chosen =
+      chooseVariants(func, trial.buffers, trial.plan, trial.binOf,
+                     options.liveness, limit);
+  if (failed(chosen))
+    return failure();
+  if (llvm::none_of(*chosen, [](const PlannedEntry::VariantChoice &choice) {
+        return choice.downgraded();
+      })) {
+    solved = std::move(trial);
+    return chosen;
+  }
+  PlanFailure why = PlanFailure::Internal;
+  if (failed(nameCheapestVariants(func, rules, /*cheapest=*/true)))
+    return failure();
+  FailureOr<Solved> cheapest =
+      solveInCurrentOrder(func, options.liveness, quietly(options.solve), why);
+  if (succeeded(cheapest) && cheapest->plan.heap <= limit)
+    solved = std::move(*cheapest);
+  else if (failed(nameCheapestVariants(func, rules, /*cheapest=*/false)))
+    return failure();
+  return chooseVariants(func, solved.buffers, solved.plan, solved.binOf,
+                        options.liveness, limit);
+}
+
 } // namespace
 
 llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
@@ -463,11 +501,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     return fail(PlanFailure::OverLimit);
   }
   FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
-      options.chooseVariants
-          ? chooseVariants(func, solved->buffers, solved->plan, solved->binOf,
-                           options.liveness, options.solve.heapBudget)
-          : FailureOr<std::vector<PlannedEntry::VariantChoice>>(
-                std::vector<PlannedEntry::VariantChoice>());
+      pickVariants(func, options, *solved);
   if (mlir::failed(variants) ||
       mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
                                 solved->binOf)))

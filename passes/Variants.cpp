@@ -225,6 +225,26 @@ std::optional<size_t> workspaceOf(const FunctionBuffers &buffers,
 
 } // namespace
 
+LogicalResult nameCheapestVariants(func::FuncOp func,
+                                   const WorkspaceRules &rules,
+                                   bool cheapest) {
+  WalkResult walk = func.walk([&](Operation *op) {
+    op->removeAttr(attr::variant);
+    const WorkspaceRule *rule = workspaceRuleOf(op, rules);
+    if (!cheapest || !rule || rule->variants.size() < 2)
+      return WalkResult::advance();
+    FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+        opVariants(op, *rule, rules.splitK);
+    if (failed(variants))
+      return WalkResult::interrupt();
+    if (differInWorkspace({op, rule, std::move(*variants)}))
+      op->setAttr(attr::variant, StringAttr::get(func.getContext(),
+                                                 rule->cheapest().name));
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 bool hasVariantChoices(func::FuncOp func, const WorkspaceRules &rules) {
   bool found = false;
   func.walk([&](Operation *op) {

@@ -36,6 +36,13 @@ chooseVariants(mlir::func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
 /// Whether some op of `func` has a workspace rule with several variants.
 bool hasVariantChoices(mlir::func::FuncOp func, const WorkspaceRules &rules);
 
+/// Names every op whose variants need different workspace its rule's
+/// cheapest (`coreai.variant`), or, with `cheapest` false, removes the
+/// names (each op then runs its least-workspace variant).
+mlir::LogicalResult nameCheapestVariants(mlir::func::FuncOp func,
+                                         const WorkspaceRules &rules,
+                                         bool cheapest);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_PASSES_VARIANTS_H
