@@ -4,6 +4,7 @@
 #include "Kernels.h"
 #include "OpClasses.h"
 #include "PlanLimits.h"
+#include "Recompute.h"
 #include "Printing.h"
 #include "Variants.h"
 
@@ -382,6 +383,29 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   return false;
 }
 
+/// Cheap chains computed again at each reader (Recompute.h) where that
+/// lowers the heap: the function planned both ways on clones (kernels,
+/// liveness, packing, reorder), and the chains cloned in `func` only when
+/// the heap with them is smaller.
+LogicalResult recomputeWhereSmaller(func::FuncOp func,
+                                    const FunctionPlanOptions &options) {
+  if (!options.recomputeRules || !options.recomputeRules->enabled())
+    return success();
+  OwningOpRef<func::FuncOp> withClones = func.clone();
+  if (recomputeChains(*withClones, *options.recomputeRules) == 0)
+    return success();
+  FunctionPlanOptions quiet = options;
+  quiet.solve = quietly(options.solve);
+  OwningOpRef<func::FuncOp> kept = func.clone();
+  FailureOr<int64_t> keptHeap = planHeap(*kept, quiet);
+  FailureOr<int64_t> recomputedHeap = planHeap(*withClones, quiet);
+  if (mlir::failed(keptHeap) || mlir::failed(recomputedHeap))
+    return failure();
+  if (*recomputedHeap < *keptHeap)
+    recomputeChains(func, *options.recomputeRules);
+  return success();
+}
+
 /// The kernel variants (Variants.h): the cheapest whose workspace fits
 /// beside the least-workspace plan. Where that downgrades some op, the
 /// function is planned again with every op's cheapest variant and that
@@ -445,6 +469,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // What the function computes before planning touches it: the replay
   // checks the planned function still computes that.
   OwningOpRef<func::FuncOp> original = func.clone();
+  if (mlir::failed(recomputeWhereSmaller(func, options)))
+    return fail(PlanFailure::Internal);
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
@@ -512,6 +538,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
   entry.variants = std::move(*variants);
+  entry.recomputed = recomputedIn(func);
   entry.inPlaceSavedBytes = reuse ? plainHeap - solved->plan.heap : 0;
   entry.problem = std::move(solved->buffers.problem);
   entry.origins = std::move(solved->buffers.origins);

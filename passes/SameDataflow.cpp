@@ -39,7 +39,8 @@ namespace {
 /// computes); everything else must be as in the original.
 bool isPlanAnnotation(StringRef name) {
   return name == attr::placement || name == attr::kernel ||
-         name == attr::workspace || name == attr::variant;
+         name == attr::workspace || name == attr::variant ||
+         name == attr::recompute;
 }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {
@@ -126,6 +127,12 @@ private:
   /// operand classes, attributes and result types.
   llvm::StringMap<SmallVector<Operation *, 1>> firstOfKind;
   llvm::StringMap<SmallVector<Operation *, 1>> unmatched; // by key
+  /// Original ops already matched, by key: a recomputed op (`coreai.recompute`,
+  /// Recompute.h) repeats one of them.
+  llvm::StringMap<SmallVector<Operation *, 1>> matched;
+  /// No op of the original writes into an operand: a value is one content
+  /// for its whole life, so an op computing it again computes the same.
+  bool valuesAreImmutable = true;
   llvm::DenseMap<Operation *, unsigned> originalPosition;
   llvm::DenseSet<Operation *> orderedOps; // original ops with effects
   /// Original op -> the planned position of its match, and the match.
@@ -267,10 +274,27 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
           .str();
     operands.push_back(classOf(it->second));
   }
+  std::string key = keyOf(op->getName().getStringRef(), operands);
+  // A recomputed op (Recompute.h) repeats an original op without effects,
+  // matched or not: it leaves that op to the planned op that computes it
+  // first.
+  if (op->hasAttr(attr::recompute) && valuesAreImmutable)
+    for (auto *ops : {&unmatched, &matched}) {
+      auto found = ops->find(key);
+      if (found == ops->end())
+        continue;
+      for (Operation *candidate : found->second)
+        if (!orderedOps.contains(candidate) && equivalent(op, candidate)) {
+          for (auto [a, b] :
+               llvm::zip(op->getResults(), candidate->getResults()))
+            counterpart[a] = b;
+          return std::nullopt;
+        }
+    }
   // Identical ops are filed in the original's order, so the first left is
   // matched: ops with effects pair up in order, which checkEffectOrder
   // then holds the plan to.
-  auto bucket = unmatched.find(keyOf(op->getName().getStringRef(), operands));
+  auto bucket = unmatched.find(key);
   if (bucket != unmatched.end())
     for (auto it = bucket->second.begin(); it != bucket->second.end(); ++it) {
       Operation *candidate = *it;
@@ -281,6 +305,7 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
         counterpart[a] = b;
       plannedPosition[candidate] = position;
       plannedOp[candidate] = op;
+      matched[bucket->first()].push_back(candidate);
       bucket->second.erase(it);
       return std::nullopt;
     }
@@ -350,7 +375,6 @@ std::optional<std::string> DataflowMatcher::run() {
     return std::string("only single-block functions are compared");
   if (auto difference = matchSignature())
     return difference;
-  bool valuesAreImmutable = true;
   for (Operation &op : original.getBody().front()) {
     originalPosition[&op] = originalOps.size();
     originalOps.push_back(&op);

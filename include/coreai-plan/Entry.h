@@ -137,6 +137,15 @@ struct PlannedEntry {
     return total;
   }
 
+  /// What the plan computes again instead of keeping (docs/FUSION.md,
+  /// "Recompute"): chains cloned in front of their readers, the ops cloned,
+  /// and the elements the clones' results hold (extra work, in those
+  /// terms).
+  struct Recomputed {
+    int64_t chains = 0, ops = 0, elements = 0;
+  };
+  Recomputed recomputed;
+
   /// -1 when buffer b is in the heap, else the output whose storage holds it.
   int64_t borrowedOutput(size_t b) const {
     return binOf.empty() || binOf[b] < 0 ? -1 : outputBins[binOf[b]].output;

@@ -77,7 +77,8 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
       &borrowed, &placed,
       e.kernelSource.empty() ? nullptr : e.kernelSource.c_str(),
       kernels.empty() ? nullptr : &kernels,
-      variants.empty() ? nullptr : &variants);
+      variants.empty() ? nullptr : &variants, e.recomputed.chains,
+      e.recomputed.ops, e.recomputed.elements);
 }
 
 flatbuffers::Offset<fb::Parametric>
@@ -210,6 +211,8 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
   e.kernelSource = str(in.kernel_source());
   e.kernels = readKernels(in);
   e.variants = readVariants(in);
+  e.recomputed = {in.recomputed_chains(), in.recomputed_ops(),
+                  in.recomputed_elements()};
   if (llvm::Error error = detail::assignRegions(e, regions, source))
     return error;
   return entry;

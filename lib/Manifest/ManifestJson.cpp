@@ -121,6 +121,10 @@ json::Value entryToJson(const ManifestEntry &entry) {
       variants.push_back(variantToJson(v));
     object["variants"] = std::move(variants);
   }
+  if (e.recomputed.chains > 0)
+    object["recomputed"] = json::Object{{"chains", e.recomputed.chains},
+                                        {"ops", e.recomputed.ops},
+                                        {"elements", e.recomputed.elements}};
   return object;
 }
 
@@ -289,6 +293,13 @@ static bool fromJSON(const json::Value &value, PlannedEntry::Kernel &k,
   return true;
 }
 
+static bool fromJSON(const json::Value &value, PlannedEntry::Recomputed &r,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("chains", r.chains) && o.map("ops", r.ops) &&
+         o.map("elements", r.elements);
+}
+
 static bool fromJSON(const json::Value &value,
                      PlannedEntry::VariantChoice &v, json::Path path) {
   json::ObjectMapper o(value, path);
@@ -305,7 +316,8 @@ static bool fromJSON(const json::Value &value,
 static bool readKernels(json::ObjectMapper &o, PlannedEntry &e) {
   return o.mapOptional("kernel_source", e.kernelSource) &&
          o.mapOptional("kernels", e.kernels) &&
-         o.mapOptional("variants", e.variants);
+         o.mapOptional("variants", e.variants) &&
+         o.mapOptional("recomputed", e.recomputed);
 }
 
 static bool fromJSON(const json::Value &value, OutputBin &bin,

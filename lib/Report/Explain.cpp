@@ -245,6 +245,13 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   }
   explainWorkspace(os, entry, peak);
   explainVariants(os, entry);
+  if (entry.recomputed.chains > 0)
+    os << llvm::formatv("  recompute: {0} chain{1} computed again in front "
+                        "of each reader instead of kept ({2} ops cloned, "
+                        "{3} elements of extra work)\n",
+                        entry.recomputed.chains,
+                        entry.recomputed.chains == 1 ? "" : "s",
+                        entry.recomputed.ops, entry.recomputed.elements);
   explainFusion(os, entry);
   explainPeakKernel(os, entry, born);
 }

@@ -29,6 +29,25 @@ static llvm::Error targetError(llvm::StringRef source,
                                  source + ": " + message);
 }
 
+static bool fromJSON(const json::Value &value, RecomputeRules &rules,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  if (!(o && o.map("roles", rules.roles) && o.map("max_ops", rules.maxOps)))
+    return false;
+  for (const std::string &role : rules.roles)
+    if (!llvm::is_contained({"fill", "elementwise", "cast", "view"},
+                            llvm::StringRef(role))) {
+      path.field("roles").report("unknown role (known: fill, elementwise, "
+                                 "cast, view)");
+      return false;
+    }
+  if (rules.maxOps < 1) {
+    path.field("max_ops").report("must be at least 1");
+    return false;
+  }
+  return true;
+}
+
 // Found by argument-dependent lookup from json::ObjectMapper.
 static bool fromJSON(const json::Value &value, Target &target,
                      json::Path path) {
@@ -48,7 +67,8 @@ static bool fromJSON(const json::Value &value, Target &target,
         o.mapOptional("max_heap_bytes", maxHeapBytes) &&
         o.mapOptional("max_buffer_bytes", maxBufferBytes) &&
         o.mapOptional("split_k", splitK) &&
-        o.mapOptional("kernel_op_order", kernelOpOrder)))
+        o.mapOptional("kernel_op_order", kernelOpOrder) &&
+        o.mapOptional("recompute", target.recompute)))
     return false;
   if (kernelOpOrder && *kernelOpOrder != "ir" && *kernelOpOrder != "dataflow") {
     path.field("kernel_op_order")

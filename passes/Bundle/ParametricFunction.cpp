@@ -129,6 +129,7 @@ llvm::Expected<Part> ParametricPlanner::partFor(int64_t lo, int64_t top) {
   referenceOptions.maxHeap = 0; // the range's heap is checked below
   // One decision for every S: each op keeps its least-workspace variant.
   referenceOptions.chooseVariants = false;
+  referenceOptions.recomputeRules = nullptr; // and every value is kept
   PlanFailure why = PlanFailure::Internal;
   mlir::FailureOr<PlannedEntry> referencePlan =
       planFunction(*reference, referenceOptions, &why);

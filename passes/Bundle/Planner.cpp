@@ -98,6 +98,9 @@ FunctionPlanOptions planOptionsFor(const Target &target,
   if (options.liveness.workspace)
     options.liveness.workspaceRules =
         std::make_shared<const WorkspaceRules>(target.workspace);
+  if (options.recompute)
+    options.recomputeRules =
+        std::make_shared<const RecomputeRules>(target.recompute);
   return options;
 }
 

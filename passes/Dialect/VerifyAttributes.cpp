@@ -246,7 +246,8 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
     return checkSymShapes(op, named);
   if (name == attr::args)
     return checkArgs(op, named);
-  if (name == attr::seqLen || name == attr::planHeap)
+  if (name == attr::seqLen || name == attr::planHeap ||
+      name == attr::recompute)
     return expect<IntegerAttr>(op, named, "an integer");
   if (name == attr::aliasOf)
     return expect<ArrayAttr>(op, named, "an array of operand positions");

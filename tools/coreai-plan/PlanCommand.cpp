@@ -248,6 +248,10 @@ llvm::json::Value summaryJson(const Manifest &manifest,
         {"downgraded", e.downgrades().ops},
         {"downgrade_saved_bytes", e.downgrades().savedBytes},
         {"downgrade_extra_cost", e.downgrades().extraCost},
+        // Recomputed chains (docs/FUSION.md, "Recompute"): extra work.
+        {"recomputed_chains", e.recomputed.chains},
+        {"recomputed_ops", e.recomputed.ops},
+        {"recomputed_elements", e.recomputed.elements},
     });
   }
   llvm::json::Array parametric;

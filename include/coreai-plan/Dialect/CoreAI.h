@@ -31,6 +31,7 @@ inline constexpr llvm::StringLiteral planTarget = "coreai.plan.target";
 inline constexpr llvm::StringLiteral planHeap = "coreai.plan.heap";
 inline constexpr llvm::StringLiteral kernel = "coreai.kernel";
 inline constexpr llvm::StringLiteral variant = "coreai.variant";
+inline constexpr llvm::StringLiteral recompute = "coreai.recompute";
 inline constexpr llvm::StringLiteral entry = "coreai.entry";
 inline constexpr llvm::StringLiteral seqLen = "coreai.seq_len";
 inline constexpr llvm::StringLiteral arena = "coreai.arena";

@@ -12,6 +12,7 @@
 #include "coreai-plan/Entry.h"
 #include "coreai-plan/Options.h"
 #include "coreai-plan/Solve/Solve.h"
+#include "coreai-plan/Target/Target.h"
 #include "coreai-plan/Target/Workspace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -103,6 +104,9 @@ struct FunctionPlanOptions {
   /// off, every op keeps its least-workspace variant: a parametric plan's
   /// one decision for every S of a piece.
   bool chooseVariants = true;
+  /// The target's recompute rules (planOptionsFor sets them when
+  /// `recompute` is on); a parametric plan's pieces keep every value.
+  std::shared_ptr<const RecomputeRules> recomputeRules;
 };
 
 /// The one check of option values a user typed (alignment, time limit,

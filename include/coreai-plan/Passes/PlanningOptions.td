@@ -50,6 +50,9 @@ def NoFusion : ReuseOffSwitch<"noFusion", "no-fusion",
 def NoWorkspace : ReuseOffSwitch<"noWorkspace", "no-workspace",
     "Plan no kernel workspace even where the target's rules say its kernels "
     "need scratch (for runtimes whose kernels bring their own)">;
+def NoRecompute : ReuseOffSwitch<"noRecompute", "no-recompute",
+    "Keep every value the graph computes once, even where the target lets "
+    "cheap chains (masks, iotas, fills) be computed again by each reader">;
 // One planning option.
 //   group:   where the field lives in coreai::FunctionPlanOptions:
 //            "liveness" (LivenessOptions), "solve" (SolveOptions) or ""
@@ -143,6 +146,11 @@ defvar CoreAIPlanningOptionList = [
       "Plan the scratch each kernel needs (the target's workspace rules, "
       "docs/WORKSPACE.md) as a buffer live while it runs",
       target = "!target.workspace.empty()", off = NoWorkspace>,
+  PlanningOption<"", "recompute", "recompute", "bool", "false",
+      "Compute a cheap chain (a mask, an iota, a fill; the target's "
+      "recompute rules) again in front of each reader instead of keeping "
+      "its value across the function, where that lowers the heap",
+      target = "target.recompute.enabled()", off = NoRecompute>,
   PlanningOption<"solve", "heapBudget", "heap-budget", "int64_t", "0",
       "Meet this heap (bytes) with the least extra work: the target's kernel "
       "variants with the most workspace that fits (docs/WORKSPACE.md), or "

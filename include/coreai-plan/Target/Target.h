@@ -18,6 +18,16 @@
 
 namespace coreai {
 
+/// Which values a plan may compute again at each reader instead of keeping
+/// them (`"recompute"` in targets/*.json, docs/FUSION.md "Recompute"):
+/// chains of ops of these fusion roles, from function arguments only, of at
+/// most `maxOps` ops.
+struct RecomputeRules {
+  std::vector<std::string> roles; ///< fill, elementwise, cast, view
+  int64_t maxOps = 0;
+  bool enabled() const { return !roles.empty() && maxOps > 0; }
+};
+
 struct Target {
   std::string name;
   std::string description;
@@ -48,6 +58,8 @@ struct Target {
   /// The scratch the runtime's kernels take from the heap, per op
   /// (docs/WORKSPACE.md). Empty: its kernels bring their own.
   WorkspaceRules workspace;
+  /// Chains the runtime's kernels may recompute (none by default).
+  RecomputeRules recompute;
   /// Largest single buffer (value or workspace) the runtime can allocate
   /// (Metal's maxBufferLength), 0 when unlimited.
   int64_t maxBufferBytes = 0;

@@ -1,0 +1,39 @@
+//===- Recompute.h - Cheap chains computed again at each reader -*- C++ -*-===//
+//
+// A value that a short chain of cheap ops computes from the function's
+// arguments alone (a causal or sliding-window mask from cache_position, an
+// iota, a fill) and that every layer reads is stored once and kept live
+// across the whole function. A fusing compiler computes it inside each
+// consumer's kernel instead. Where the target allows it (its "recompute"
+// rules: which fusion roles, how many ops), the chain is cloned in front of
+// each reader, whose kernel may then take it in (docs/FUSION.md,
+// "Recompute"): the value no longer lives across the function. The clones
+// carry `coreai.recompute = N` (N the chain), so the planned IR says what
+// the runtime computes again; the dataflow check matches each clone with
+// the op of the original it repeats.
+//
+//===----------------------------------------------------------------------===//
+#ifndef COREAI_PLAN_PASSES_RECOMPUTE_H
+#define COREAI_PLAN_PASSES_RECOMPUTE_H
+
+#include "coreai-plan/Entry.h"
+#include "coreai-plan/Target/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace coreai {
+
+/// Clones, in front of each reader, every chain the rules allow whose value
+/// two or more ops read and no longer chain extends; marks the clones and
+/// rewires the readers. Nothing happens in a function with an op that
+/// writes into an operand (a value must be one content for a clone to
+/// repeat it). Returns the chains cloned.
+int64_t recomputeChains(mlir::func::FuncOp func, const RecomputeRules &rules);
+
+/// What the clones of `func` (`coreai.recompute`) compute again: chains,
+/// ops, and the elements their results hold (views count none).
+PlannedEntry::Recomputed recomputedIn(mlir::func::FuncOp func);
+
+} // namespace coreai
+
+#endif // COREAI_PLAN_PASSES_RECOMPUTE_H
