@@ -320,6 +320,16 @@ SolveOptions quietly(SolveOptions options) {
   return options;
 }
 
+/// One budget for every search of a function's plan: options.solve's
+/// timeLimitMs from now, a deadline they share. Most searches end within
+/// milliseconds (proven); one that does not takes only its share, so the
+/// searches after it still run.
+FunctionPlanOptions withFunctionBudget(const FunctionPlanOptions &options) {
+  FunctionPlanOptions budgeted = options;
+  budgeted.solve = withShareOfBudget(options.solve, 1.0);
+  return budgeted;
+}
+
 struct Solved {
   FunctionBuffers buffers;
   Plan plan;
@@ -463,16 +473,22 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
-  FailureOr<Solved> solved =
-      solveInCurrentOrder(func, options.liveness, options.solve, failure);
-  if (mlir::failed(solved))
-    return fail(failure);
-
   // Savings are measured, not estimated: against the plan in the exported
   // order with every reuse technique off.
   bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
                options.liveness.statePlacement ||
                options.liveness.borrowOutputs;
+  // The plan in the exported order takes half the budget when a search
+  // follows, the plan without reuse a third of what is left before the
+  // reordered plan, which takes the rest.
+  FunctionPlanOptions budgeted = withFunctionBudget(options);
+  FailureOr<Solved> solved = solveInCurrentOrder(
+      func, options.liveness,
+      withShareOfBudget(budgeted.solve, reuse || options.reorder ? 0.5 : 1.0),
+      failure);
+  if (mlir::failed(solved))
+    return fail(failure);
+
   int64_t plainHeap = solved->plan.heap;
   if (reuse) {
     LivenessOptions without = options.liveness;
@@ -481,15 +497,18 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     without.outputPlacement = false;
     without.statePlacement = false;
     without.borrowOutputs = false;
-    FailureOr<Solved> plain =
-        solveInCurrentOrder(func, without, quietly(options.solve), failure);
+    FailureOr<Solved> plain = solveInCurrentOrder(
+        func, without,
+        quietly(withShareOfBudget(budgeted.solve,
+                                  options.reorder ? 1.0 / 3 : 1.0)),
+        failure);
     if (mlir::failed(plain))
       return fail(PlanFailure::Internal);
     plainHeap = plain->plan.heap;
   }
   bool reordered = false;
   if (options.reorder) {
-    FailureOr<bool> changed = tryReorder(func, options, *solved, failure);
+    FailureOr<bool> changed = tryReorder(func, budgeted, *solved, failure);
     if (mlir::failed(changed))
       return fail(PlanFailure::Internal);
     reordered = *changed;
@@ -541,10 +560,12 @@ FailureOr<int64_t> planHeap(func::FuncOp func,
       *why = PlanFailure::BadInput;
     return mlir::failure();
   }
-  FailureOr<Solved> solved =
-      solveInCurrentOrder(func, options.liveness, options.solve, failure);
+  FunctionPlanOptions budgeted = withFunctionBudget(options);
+  FailureOr<Solved> solved = solveInCurrentOrder(
+      func, options.liveness,
+      withShareOfBudget(budgeted.solve, options.reorder ? 0.5 : 1.0), failure);
   if (mlir::succeeded(solved) && options.reorder &&
-      mlir::failed(tryReorder(func, options, *solved, failure)))
+      mlir::failed(tryReorder(func, budgeted, *solved, failure)))
     solved = mlir::failure();
   if (mlir::failed(solved)) {
     if (why)
