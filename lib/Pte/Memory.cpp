@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <numeric>
 #include <set>
 
@@ -286,12 +287,25 @@ MethodMemory analyseMemory(const Method &method) {
   Groups groups(n);
   for (auto [a, b] : uses.aliases)
     groups.join(a, b);
+  // Values sharing one tensor record, or one placement record, are one
+  // tensor's bytes.
+  std::map<int64_t, int64_t> byRecord, byPlacement;
+  for (size_t p = 0; p < n; ++p) {
+    groups.join(int64_t(p),
+                byRecord.emplace(method.placed[p].record, p).first->second);
+    groups.join(int64_t(p), byPlacement.emplace(method.placed[p].placementRecord,
+                                                p)
+                                .first->second);
+  }
   // A tensor no instruction writes first takes its bytes from whatever
   // wrote them last (it is a view the program placed over them); an
   // output nothing names, at the end of the call. Nothing: it is state.
   for (size_t p = 0; p < n; ++p) {
     const std::vector<int64_t> &touches = uses.touches[p];
     if (isInput[p] || state[p])
+      continue;
+    // A tensor of no bytes shares none: its own storage, its own range.
+    if (method.placed[p].bytes == 0)
       continue;
     if (touches.empty() && !isOutput[p]) {
       state[p] = true; // named by no instruction: kept whole, to be safe

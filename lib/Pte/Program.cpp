@@ -15,8 +15,10 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstring>
 #include <limits>
 
 namespace coreai::pte {
@@ -49,8 +51,9 @@ const ElementType *elementType(int number) {
 /// Reads one method, checking every index it holds.
 class MethodReader {
 public:
-  MethodReader(const fb::ExecutionPlan &plan, llvm::StringRef source)
-      : plan(plan), source(source) {}
+  MethodReader(const fb::ExecutionPlan &plan, llvm::StringRef bytes,
+               llvm::StringRef source)
+      : plan(plan), base(bytes.data()), source(source) {}
 
   llvm::Expected<Method> read() {
     method.name = plan.name() ? plan.name()->str() : "";
@@ -65,8 +68,15 @@ public:
     if (llvm::Error error =
             readIndices(plan.outputs(), "output", method.outputs))
       return error;
-    if (plan.arena_sizes())
-      for (int64_t size : *plan.arena_sizes()) {
+    // The verifier checks a vector's length field for 4-byte alignment
+    // only: a corrupt file's 64-bit sizes may sit misaligned, so they are
+    // copied out bytewise rather than loaded.
+    if (const auto *sizes = plan.arena_sizes())
+      for (size_t m = 0; m < sizes->size(); ++m) {
+        int64_t size;
+        std::memcpy(&size, sizes->Data() + m * sizeof(int64_t), sizeof size);
+        size = int64_t(llvm::support::endian::byte_swap<uint64_t>(
+            uint64_t(size), llvm::endianness::little));
         if (size < 0)
           return fail(llvm::formatv("an arena of {0} bytes", size));
         method.arenaSizes.push_back(size);
@@ -82,8 +92,13 @@ public:
 
 private:
   const fb::ExecutionPlan &plan;
+  const char *base; ///< the file's first byte
   llvm::StringRef source;
   Method method;
+
+  int64_t positionOf(const void *table) const {
+    return int64_t(static_cast<const char *>(table) - base);
+  }
 
   llvm::Error fail(const llvm::Twine &what) const {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -151,6 +166,8 @@ private:
     if (tensor.extra() && tensor.extra()->name())
       placed.name = tensor.extra()->name()->str();
     placed.initialData = tensor.constant_index() > 0;
+    placed.record = positionOf(&tensor);
+    placed.placementRecord = positionOf(placement);
     method.placedIndex[v] = int64_t(method.placed.size());
     method.placed.push_back(std::move(placed));
     return llvm::Error::success();
@@ -270,7 +287,7 @@ private:
             "sizes arenas 1..{2}",
             t.value, t.memoryId, int64_t(method.arenaSizes.size()) - 1));
       int64_t arena = method.arenaSizes[t.memoryId];
-      if (t.offset < 0 || t.offset + t.bytes > arena)
+      if (t.offset < 0 || t.bytes > arena || t.offset > arena - t.bytes)
         return fail(llvm::formatv(
             "tensor value {0} ({1}, {2} bytes at offset {3}) lies outside "
             "arena {4} ({5} bytes)",
@@ -314,7 +331,7 @@ llvm::Expected<Program> readProgram(llvm::StringRef bytes,
   if (!root->methods() || root->methods()->size() == 0)
     return bad("the program has no methods");
   for (const fb::ExecutionPlan *plan : *root->methods()) {
-    llvm::Expected<Method> method = MethodReader(*plan, source).read();
+    llvm::Expected<Method> method = MethodReader(*plan, bytes, source).read();
     if (!method)
       return method.takeError();
     program.methods.push_back(std::move(*method));

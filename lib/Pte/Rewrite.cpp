@@ -68,12 +68,21 @@ private:
   std::string records;
 
   void writeVtable() {
+    // Its size, the table's, the three fields' positions, padding to 4.
     const uint16_t vtable[] = {10, uint16_t(kTableBytes), 4, 8, 12, 0};
+    static_assert(sizeof(vtable) == kVtableBytes);
     for (uint16_t half : vtable) {
       records.push_back(char(half & 0xff));
       records.push_back(char(half >> 8));
     }
   }
+};
+
+/// A little-endian scalar to write at a byte of the program.
+struct Write {
+  size_t at;
+  uint64_t value;
+  size_t width = 4;
 };
 
 /// How many tensors point at each placement record.
@@ -89,6 +98,62 @@ placementUses(const fb::Program &root) {
   return uses;
 }
 
+/// Everything the reader takes from a program but the offsets and the
+/// arena sizes.
+bool sameButPlacements(const Program &a, const Program &b) {
+  if (a.methods.size() != b.methods.size())
+    return false;
+  for (size_t i = 0; i < a.methods.size(); ++i) {
+    const Method &x = a.methods[i], &y = b.methods[i];
+    if (x.name != y.name || x.tensorsOf != y.tensorsOf ||
+        x.placedIndex != y.placedIndex || x.inputs != y.inputs ||
+        x.outputs != y.outputs ||
+        x.arenaSizes.size() != y.arenaSizes.size() ||
+        x.instructions.size() != y.instructions.size() ||
+        x.placed.size() != y.placed.size())
+      return false;
+    for (size_t k = 0; k < x.instructions.size(); ++k) {
+      const Instruction &p = x.instructions[k], &q = y.instructions[k];
+      if (p.kind != q.kind || p.op != q.op || p.args != q.args ||
+          p.location != q.location)
+        return false;
+    }
+    for (size_t k = 0; k < x.placed.size(); ++k) {
+      const PlacedTensor &p = x.placed[k], &q = y.placed[k];
+      if (p.value != q.value || p.memoryId != q.memoryId ||
+          p.bytes != q.bytes || p.type != q.type || p.name != q.name ||
+          p.initialData != q.initialData)
+        return false;
+    }
+  }
+  return true;
+}
+
+/// A valid program's tables never share bytes, but the FlatBuffers
+/// verifier does not check that: in a corrupt one a field rewritten here
+/// may also be part of another table. Read back, the program must say
+/// what it said before, but for its placements.
+llvm::Error checkNothingElseChanged(llvm::StringRef rewritten,
+                                    const Program &program) {
+  llvm::Expected<Program> reread = readProgram(rewritten, program.source);
+  if (reread && sameButPlacements(program, *reread))
+    return llvm::Error::success();
+  if (!reread)
+    llvm::consumeError(reread.takeError());
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      program.source + ": the program's tables share bytes with the "
+                       "placements being rewritten (a corrupt program); "
+                       "not rewritten");
+}
+
+/// The new bytes: the program's (patched, records appended) and the
+/// segments after it.
+llvm::Expected<std::string> assemble(llvm::StringRef bytes,
+                                     const FileLayout &layout,
+                                     std::string out,
+                                     const RecordAppender &appended);
+
 } // namespace
 
 llvm::Expected<std::string> rewriteProgram(llvm::StringRef bytes,
@@ -97,64 +162,95 @@ llvm::Expected<std::string> rewriteProgram(llvm::StringRef bytes,
   llvm::Expected<FileLayout> layout = readFileLayout(bytes, program.source);
   if (!layout)
     return layout.takeError();
-  std::string out = bytes.substr(0, layout->programSize).str();
-  fb::Program *root = fb::GetMutableProgram(out.data());
+  // Where to write is read from the original bytes, never from the bytes
+  // being changed: the writes are collected first, then made.
+  const auto *base = reinterpret_cast<const uint8_t *>(bytes.data());
+  const fb::Program *root = fb::GetProgram(bytes.data());
   std::map<const void *, int> uses = placementUses(*root);
-  RecordAppender appended(out.size());
+  std::vector<Write> writes;
+  RecordAppender appended(layout->programSize);
+  // A tensor record two methods share gets one offset or none.
+  std::map<const void *, uint64_t> offsetOfRecord;
   for (size_t i = 0; i < program.methods.size(); ++i) {
-    fb::ExecutionPlan *plan = root->mutable_methods()->GetMutableObject(i);
+    const fb::ExecutionPlan *plan = root->methods()->Get(i);
     const Method &method = program.methods[i];
     for (size_t p = 0; p < method.placed.size(); ++p) {
       uint64_t offset = placements.offsets[i][p];
+      // A placed tensor's value is a tensor (readProgram saw it).
+      const fb::Tensor *tensor =
+          plan->values()->Get(method.placed[p].value)->value_as_Tensor();
+      auto [decided, first] = offsetOfRecord.emplace(tensor, offset);
+      if (!first && decided->second != offset)
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            program.source + ": methods share a tensor record their plans "
+                             "place apart (value " +
+                llvm::Twine(method.placed[p].value) + " of '" + method.name +
+                "'); not rewritten");
       if (int64_t(offset) == method.placed[p].offset)
         continue;
-      // A placed tensor's value is a tensor (readProgram saw it).
-      fb::Tensor *tensor = static_cast<fb::Tensor *>(
-          plan->mutable_values()
-              ->GetMutableObject(method.placed[p].value)
-              ->mutable_value());
-      fb::Placement *placement = tensor->mutable_placement();
+      const fb::Placement *placement = tensor->placement();
       const flatbuffers::Table &record = asTable(placement);
-      bool inPlace =
-          uses[placement] == 1 &&
-          record.GetOptionalFieldOffset(fb::Placement::VT_OFFSET_LOW) &&
-          (record.GetOptionalFieldOffset(fb::Placement::VT_OFFSET_HIGH) ||
-           offset >> 32 == 0);
-      if (inPlace) {
-        placement->mutate_offset_low(uint32_t(offset & 0xffffffffu));
-        placement->mutate_offset_high(uint32_t(offset >> 32));
+      auto low = record.GetOptionalFieldOffset(fb::Placement::VT_OFFSET_LOW);
+      auto high = record.GetOptionalFieldOffset(fb::Placement::VT_OFFSET_HIGH);
+      const auto *at = reinterpret_cast<const uint8_t *>(placement);
+      if (uses[placement] == 1 && low && (high || offset >> 32 == 0)) {
+        writes.push_back({size_t(at + low - base), offset & 0xffffffffu});
+        if (high)
+          writes.push_back({size_t(at + high - base), offset >> 32});
         continue;
       }
       size_t table = appended.append(placement->memory_id(), offset);
-      const uint8_t *field =
-          asTable(tensor).GetAddressOf(fb::Tensor::VT_PLACEMENT);
-      size_t at = size_t(field - reinterpret_cast<const uint8_t *>(out.data()));
-      writeLittleEndian(out, at, 4, uint64_t(table - at));
+      size_t field = size_t(
+          asTable(tensor).GetAddressOf(fb::Tensor::VT_PLACEMENT) - base);
+      writes.push_back({field, uint64_t(table - field)});
     }
-    auto *sizes = plan->mutable_arena_sizes();
-    for (size_t m = 0; sizes && m < sizes->size(); ++m)
-      sizes->Mutate(flatbuffers::uoffset_t(m), placements.arenaSizes[i][m]);
+    if (const auto *sizes = plan->arena_sizes())
+      for (size_t m = 0; m < sizes->size(); ++m)
+        writes.push_back({size_t(reinterpret_cast<const uint8_t *>(
+                                     sizes->Data() + 8 * m) -
+                                 base),
+                          uint64_t(placements.arenaSizes[i][m]), 8});
   }
-  if (appended.empty())
-    return out + bytes.substr(layout->programSize).str();
+  std::string out = bytes.substr(0, layout->programSize).str();
+  for (const Write &write : writes)
+    writeLittleEndian(out, write.at, write.width, write.value);
+  llvm::Expected<std::string> result =
+      assemble(bytes, *layout, std::move(out), appended);
+  if (!result)
+    return result.takeError();
+  if (llvm::Error error = checkNothingElseChanged(*result, program))
+    return error;
+  return result;
+}
 
+namespace {
+
+llvm::Expected<std::string> assemble(llvm::StringRef bytes,
+                                     const FileLayout &layout,
+                                     std::string out,
+                                     const RecordAppender &appended) {
+  if (appended.empty())
+    return out + bytes.substr(layout.programSize).str();
   out.resize(appended.begin(), '\0');
   out += appended.bytes();
-  if (!layout->extendedHeader)
+  if (!layout.extendedHeader)
     return out;
   uint64_t programSize = out.size();
   writeLittleEndian(out, kProgramSizeAt, 8, programSize);
-  if (layout->segmentBase == 0)
-    return out + bytes.substr(layout->programSize).str();
+  if (layout.segmentBase == 0)
+    return out + bytes.substr(layout.programSize).str();
   // The segments keep the alignment their old start had.
   uint64_t alignment = 1;
-  while (alignment < 65536 && layout->segmentBase % (alignment * 2) == 0)
+  while (alignment < 65536 && layout.segmentBase % (alignment * 2) == 0)
     alignment *= 2;
   uint64_t segmentBase = alignUp(programSize, alignment);
   writeLittleEndian(out, kSegmentBaseAt, 8, segmentBase);
   out.resize(segmentBase, '\0');
-  out += bytes.substr(layout->segmentBase).str();
+  out += bytes.substr(layout.segmentBase).str();
   return out;
 }
+
+} // namespace
 
 } // namespace coreai::pte

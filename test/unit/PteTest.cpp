@@ -320,3 +320,56 @@ TEST_CASE("pte: an offset the file does not store gets a record of its own; "
   CHECK(far.methods[0].placed[1].offset == (int64_t(1) << 33) + 64);
   CHECK(far.methods[0].arenaSizes[1] == (int64_t(1) << 33) + 128);
 }
+
+TEST_CASE("pte: values sharing one tensor record are one storage, and a "
+          "re-plan moves them together",
+          "[pte]") {
+  // Values 1 and 2 point at one tensor record (the format allows it): the
+  // same bytes, whatever the instructions say of each.
+  flatbuffers::FlatBufferBuilder fbb;
+  auto tensor = [&](int64_t offset) {
+    std::vector<int32_t> sizes{16};
+    auto placement = fb::CreatePlacement(fbb, 1, uint32_t(offset), 0);
+    auto sizesOffset = fbb.CreateVector(sizes);
+    fb::TensorBuilder t(fbb);
+    t.add_element_type(6);
+    t.add_sizes(sizesOffset);
+    t.add_placement(placement);
+    return t.Finish();
+  };
+  auto x = tensor(0), shared = tensor(128), y = tensor(64);
+  std::vector<flatbuffers::Offset<fb::EValue>> values{
+      fb::CreateEValue(fbb, fb::Value::Tensor, x.Union()),
+      fb::CreateEValue(fbb, fb::Value::Tensor, shared.Union()),
+      fb::CreateEValue(fbb, fb::Value::Tensor, shared.Union()),
+      fb::CreateEValue(fbb, fb::Value::Tensor, y.Union())};
+  std::vector<int32_t> inputs{0}, outputs{3};
+  std::vector<std::vector<int32_t>> args{{0, 1, 1}, {0, 2, 2}, {2, 3, 3}};
+  std::vector<flatbuffers::Offset<fb::Instruction>> instructions;
+  for (const std::vector<int32_t> &a : args)
+    instructions.push_back(fb::CreateInstruction(
+        fbb, fb::Call::KernelCall, fb::CreateKernelCallDirect(fbb, 0, &a).Union()));
+  std::vector<flatbuffers::Offset<fb::Chain>> chains{
+      fb::CreateChainDirect(fbb, &instructions)};
+  std::vector<flatbuffers::Offset<fb::Operator>> operators{
+      fb::CreateOperatorDirect(fbb, "aten::neg", "out")};
+  std::vector<int64_t> arenas{0, 192};
+  std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans{
+      fb::CreateExecutionPlanDirect(fbb, "forward", &values, &inputs, &outputs,
+                                    &chains, &operators, &arenas)};
+  fb::FinishProgramBuffer(fbb, fb::CreateProgramDirect(fbb, 0, &plans));
+  std::string bytes(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
+                    fbb.GetSize());
+  Program program = read(bytes);
+  std::vector<MethodMemory> memories{analyseMemory(program.methods[0])};
+  const Method &m = program.methods[0];
+  CHECK(memories[0].storageOf[m.placedIndex[1]] ==
+        memories[0].storageOf[m.placedIndex[2]]);
+  ReplanResult replan = take(replanProgram(program, memories, ReplanOptions{}));
+  CHECK(replan.placements.offsets[0][m.placedIndex[1]] ==
+        replan.placements.offsets[0][m.placedIndex[2]]);
+  std::string rewritten =
+      take(rewriteProgram(bytes, program, replan.placements));
+  CHECK(messageOf(checkRewritten(rewritten, program, memories, replan)) ==
+        "");
+}

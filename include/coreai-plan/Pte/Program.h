@@ -33,6 +33,10 @@ struct PlacedTensor {
   std::string name;  ///< a mutable buffer's name, when the program has it
   /// The file holds an initial value the runtime copies in at load.
   bool initialData = false;
+  /// Where the tensor's record and its placement record start in the file:
+  /// values sharing either are one tensor's bytes (a valid program gives
+  /// each value its own, but nothing in the format forbids sharing).
+  int64_t record = 0, placementRecord = 0;
 };
 
 /// One instruction, as the runtime runs it.

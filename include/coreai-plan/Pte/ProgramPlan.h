@@ -83,10 +83,11 @@ replanProgram(const Program &program,
               const std::vector<MethodMemory> &memories,
               const ReplanOptions &options);
 
-/// Checks a rewritten program: it reads back, its live ranges group the
-/// same tensors into the same storages, every placed tensor is where the
-/// re-plan put it, every arena passes verifyPlan, and every storage placed
-/// at one offset in several methods is there in each.
+/// Checks a rewritten program: it reads back, every placed tensor is where
+/// the re-plan put it (a storage's members still where they were relative
+/// to each other), every arena passes verifyPlan under the storages and
+/// live ranges of the program as first read, and every storage placed at
+/// one offset in several methods is there in each.
 llvm::Error checkRewritten(llvm::StringRef bytes, const Program &original,
                            const std::vector<MethodMemory> &memories,
                            const ReplanResult &replan);
