@@ -85,16 +85,16 @@ bool fillBins(const BufferProblem &problem, const std::vector<OutputBin> &bins,
 }
 
 /// Where filling the bins first left a heap above the bound: the exact
-/// search over the heap and the bins together, on a budget of its own as
-/// large as the heap search's. It keeps the packing when it finds none
-/// smaller; the plan is optimal when the search proves its heap minimal.
+/// search over the heap and the bins together, with what is left of the
+/// budget. It keeps the packing when it finds none smaller; the plan is
+/// optimal when the search proves its heap minimal.
 void searchRegionsTogether(const BufferProblem &problem,
                            const std::vector<OutputBin> &bins,
                            const SolveOptions &options, BorrowResult &result) {
   Plan &plan = *result.plan;
   auto begin = std::chrono::steady_clock::now();
   LentRegionsOptions regions;
-  regions.deadline = begin + std::chrono::milliseconds(options.timeLimitMs);
+  regions.deadline = *options.deadline;
   regions.nodeLimit = options.minimiseNodeLimit;
   LentRegionsResult found = minimiseWithLentOutputs(
       problem, bins, result.binOf, plan.offsets, plan.lowerBound, regions);
@@ -116,7 +116,11 @@ void searchRegionsTogether(const BufferProblem &problem,
 
 BorrowResult solveWithBorrowing(const BufferProblem &problem,
                                 const std::vector<OutputBin> &bins,
-                                const SolveOptions &options) {
+                                const SolveOptions &requested) {
+  // One budget for every search below: each heap search takes a third of
+  // what is left (most end within milliseconds, proven), the search over
+  // heap and outputs together the rest.
+  SolveOptions options = withShareOfBudget(requested, 1.0);
   size_t count = problem.buffers.size();
   BorrowResult result;
   int64_t bound = borrowingLowerBound(problem, bins);
@@ -166,7 +170,7 @@ BorrowResult solveWithBorrowing(const BufferProblem &problem,
         inHeap.push_back(i);
         heapProblem.buffers.push_back(problem.buffers[i]);
       }
-    SolveResult heap = solve(heapProblem, options);
+    SolveResult heap = solve(heapProblem, withShareOfBudget(options, 1.0 / 3));
     if (!heap.plan) {
       result.internalError = heap.internalError;
       return result;

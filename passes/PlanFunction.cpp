@@ -4,6 +4,7 @@
 #include "Kernels.h"
 #include "OpClasses.h"
 #include "PlanLimits.h"
+#include "PlanRecords.h"
 #include "Recompute.h"
 #include "Printing.h"
 #include "Variants.h"
@@ -185,54 +186,6 @@ ReplayOptions replayOptionsFor(const FunctionPlanOptions &options) {
   return replay;
 }
 
-/// The kernels of `func` as the manifest lists them: each kernel's ops,
-/// the values that stay inside it and the planned buffers it writes.
-std::vector<PlannedEntry::Kernel> kernelRecords(func::FuncOp func,
-                                               const FunctionBuffers &buffers) {
-  std::vector<PlannedEntry::Kernel> records;
-  FailureOr<FunctionKernels> kernels = readKernels(func);
-  if (failed(kernels) || kernels->empty())
-    return records;
-  llvm::DenseMap<int64_t, size_t> recordOf; // kernel id -> record
-  for (const llvm::SmallVector<Operation *, 4> &ops : kernelOps(func, *kernels)) {
-    PlannedEntry::Kernel record;
-    record.id = *kernelOf(ops.front());
-    record.ops = ops.size();
-    record.firstOp = ops.front()->getName().getStringRef().str();
-    record.lastOp = ops.back()->getName().getStringRef().str();
-    record.location = locationString(ops.back()->getLoc());
-    recordOf[record.id] = records.size();
-    records.push_back(std::move(record));
-  }
-  AsmState state(func, OpPrintingFlags().assumeVerified());
-  for (const FunctionBuffers::Fused &fused : buffers.fused) {
-    auto found = recordOf.find(fused.kernel);
-    if (found == recordOf.end())
-      continue;
-    PlannedEntry::Kernel &record = records[found->second];
-    BufferOrigin origin;
-    llvm::raw_string_ostream os(origin.value);
-    fused.value.printAsOperand(os, state);
-    Operation *op = fused.value.getDefiningOp();
-    origin.op = op->getName().getStringRef().str();
-    origin.location = locationString(op->getLoc());
-    record.fused.push_back(std::move(origin));
-    int64_t bytes = bytesOf(fused.value.getType()).value_or(0);
-    record.fusedSizes.push_back(bytes);
-    record.fusedBytes += bytes;
-  }
-  for (size_t b = 0; b < buffers.values.size(); ++b)
-    for (unsigned owner = 0; owner < buffers.owners[b]; ++owner)
-      if (Operation *op = buffers.values[b][owner].getDefiningOp())
-        if (std::optional<int64_t> id = kernelOf(op))
-          if (auto found = recordOf.find(*id); found != recordOf.end()) {
-            std::vector<int64_t> &writes = records[found->second].writes;
-            if (writes.empty() || writes.back() != int64_t(b))
-              writes.push_back(b);
-          }
-  return records;
-}
-
 std::vector<int64_t> workspaceIndices(const FunctionBuffers &buffers) {
   std::vector<int64_t> indices;
   for (const FunctionBuffers::Workspace &workspace : buffers.workspaces)
@@ -271,57 +224,22 @@ FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
   return SolvedPlan{std::move(*result.plan), {}};
 }
 
-/// The values output and state placement put into storage the runtime
-/// binds, described for the manifest.
-std::vector<PlannedEntry::Placed> placedValues(func::FuncOp func,
-                                               const FunctionBuffers &buffers) {
-  std::vector<PlannedEntry::Placed> placed;
-  if (buffers.external.empty())
-    return placed;
-  // Only the values' names are needed: the function was verified when
-  // it was parsed, and verifying it again here is one more walk (with
-  // every exporter string parsed) per plan.
-  AsmState state(func, OpPrintingFlags().assumeVerified());
-  // Time is the op's position in the body (docs/ARCHITECTURE.md).
-  Block &body = func.getBody().front();
-  llvm::DenseMap<Operation *, int64_t> position;
-  for (Operation &op : body)
-    position.try_emplace(&op, int64_t(position.size()));
-  for (const FunctionBuffers::External &value : buffers.external) {
-    auto result = dyn_cast<OpResult>(value.value);
-    std::optional<int64_t> bytes = bytesOf(value.value.getType());
-    if (!result || !bytes || *bytes == 0)
-      continue;
-    Operation *top = body.findAncestorOpInBlock(*result.getOwner());
-    PlannedEntry::Placed entry;
-    std::string name;
-    llvm::raw_string_ostream os(name);
-    value.value.printAsOperand(os, state);
-    entry.origin.value = name;
-    entry.origin.op = result.getOwner()->getName().getStringRef().str();
-    entry.origin.location = locationString(result.getOwner()->getLoc());
-    entry.size = *bytes;
-    entry.inState = value.inState;
-    entry.index = value.index;
-    entry.start = top ? position.lookup(top) : 0;
-    entry.end = int64_t(position.size());
-    placed.push_back(std::move(entry));
-  }
-  // A chain in one storage: each value until the op writing the next one
-  // over it starts, so that no two values of the storage are live at once.
-  for (PlannedEntry::Placed &value : placed)
-    for (const PlannedEntry::Placed &next : placed)
-      if (next.inState == value.inState && next.index == value.index &&
-          next.start > value.start && next.start < value.end)
-        value.end = next.start;
-  return placed;
-}
 
 /// The side solves (the baseline without reuse, an order that may not be
 /// kept) do not report progress: only the plan being made does.
 SolveOptions quietly(SolveOptions options) {
   options.onImprovement = nullptr;
   return options;
+}
+
+/// One budget for every search of a function's plan: options.solve's
+/// timeLimitMs from now, a deadline they share. Most searches end within
+/// milliseconds (proven); one that does not takes only its share, so the
+/// searches after it still run.
+FunctionPlanOptions withFunctionBudget(const FunctionPlanOptions &options) {
+  FunctionPlanOptions budgeted = options;
+  budgeted.solve = withShareOfBudget(options.solve, 1.0);
+  return budgeted;
 }
 
 struct Solved {
@@ -394,8 +312,12 @@ LogicalResult recomputeWhereSmaller(func::FuncOp func,
   OwningOpRef<func::FuncOp> withClones = func.clone();
   if (recomputeChains(*withClones, *options.recomputeRules) == 0)
     return success();
+  // Each trial takes a quarter of the function's budget, on its own
+  // deadline: the plan itself still gets the whole of it.
   FunctionPlanOptions quiet = options;
   quiet.solve = quietly(options.solve);
+  quiet.solve.deadline.reset();
+  quiet.solve.timeLimitMs = options.solve.timeLimitMs / 4;
   OwningOpRef<func::FuncOp> kept = func.clone();
   FailureOr<int64_t> keptHeap = planHeap(*kept, quiet);
   FailureOr<int64_t> recomputedHeap = planHeap(*withClones, quiet);
@@ -474,16 +396,22 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
-  FailureOr<Solved> solved =
-      solveInCurrentOrder(func, options.liveness, options.solve, failure);
-  if (mlir::failed(solved))
-    return fail(failure);
-
   // Savings are measured, not estimated: against the plan in the exported
   // order with every reuse technique off.
   bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
                options.liveness.statePlacement ||
                options.liveness.borrowOutputs;
+  // The plan in the exported order takes half the budget when a search
+  // follows, the plan without reuse a third of what is left before the
+  // reordered plan, which takes the rest.
+  FunctionPlanOptions budgeted = withFunctionBudget(options);
+  FailureOr<Solved> solved = solveInCurrentOrder(
+      func, options.liveness,
+      withShareOfBudget(budgeted.solve, reuse || options.reorder ? 0.5 : 1.0),
+      failure);
+  if (mlir::failed(solved))
+    return fail(failure);
+
   int64_t plainHeap = solved->plan.heap;
   if (reuse) {
     LivenessOptions without = options.liveness;
@@ -492,8 +420,11 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     without.outputPlacement = false;
     without.statePlacement = false;
     without.borrowOutputs = false;
-    FailureOr<Solved> plain =
-        solveInCurrentOrder(func, without, quietly(options.solve), failure);
+    FailureOr<Solved> plain = solveInCurrentOrder(
+        func, without,
+        quietly(withShareOfBudget(budgeted.solve,
+                                  options.reorder ? 1.0 / 3 : 1.0)),
+        failure);
     if (mlir::failed(plain))
       return fail(PlanFailure::Internal);
     plainHeap = plain->plan.heap;
@@ -507,7 +438,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   }
   bool reordered = false;
   if (options.reorder) {
-    FailureOr<bool> changed = tryReorder(func, options, *solved, failure);
+    FailureOr<bool> changed = tryReorder(func, budgeted, *solved, failure);
     if (mlir::failed(changed))
       return fail(PlanFailure::Internal);
     reordered = *changed;
@@ -527,7 +458,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     return fail(PlanFailure::OverLimit);
   }
   FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
-      pickVariants(func, options, *solved);
+      pickVariants(func, budgeted, *solved);
   if (mlir::failed(variants) ||
       mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
                                 solved->binOf)))
@@ -580,10 +511,12 @@ FailureOr<int64_t> planHeap(func::FuncOp func,
       *why = PlanFailure::BadInput;
     return mlir::failure();
   }
-  FailureOr<Solved> solved =
-      solveInCurrentOrder(func, options.liveness, options.solve, failure);
+  FunctionPlanOptions budgeted = withFunctionBudget(options);
+  FailureOr<Solved> solved = solveInCurrentOrder(
+      func, options.liveness,
+      withShareOfBudget(budgeted.solve, options.reorder ? 0.5 : 1.0), failure);
   if (mlir::succeeded(solved) && options.reorder &&
-      mlir::failed(tryReorder(func, options, *solved, failure)))
+      mlir::failed(tryReorder(func, budgeted, *solved, failure)))
     solved = mlir::failure();
   if (mlir::failed(solved)) {
     if (why)

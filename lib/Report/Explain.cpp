@@ -149,6 +149,24 @@ void explainVariants(llvm::raw_ostream &os, const PlannedEntry &entry) {
     os << llvm::formatv("    ... and {0} more\n", shown - shownPeakBuffers);
 }
 
+/// Why a plan above its bound carries no proof: the search ran out of
+/// time, or no search ran (a file's recorded offsets, e.g. an ExecuTorch
+/// program's own plan, or a baseline algorithm).
+std::string whyUnproven(const PlannedEntry &entry) {
+  const std::string &algorithm = entry.plan.algorithm;
+  if (algorithm == "recorded")
+    return "these are the offsets the file records, and no search ran on "
+           "them (`coreai-plan plan` re-plans)";
+  bool searched =
+      algorithm.empty() || algorithm == "best" || algorithm == "parametric";
+  if (!searched)
+    return "planned by '" + algorithm + "', which searches for no proof";
+  return entry.outputBins.empty()
+             ? "the exact search stopped at its time limit"
+             : "the exact search over the heap and the lent outputs together "
+               "stopped at its time limit";
+}
+
 /// Which lower bound the plan was measured against, what it bounds, and
 /// why the heap is or is not proven minimal (docs/SOLVERS.md, "Bounds").
 void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -174,10 +192,7 @@ void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
                         "bound; {2} (the packing may waste up to that, or "
                         "the bound is weak)\n",
                         gap, plan.heap ? 100.0 * double(gap) / plan.heap : 0.0,
-                        entry.outputBins.empty()
-                            ? "the exact search stopped at its time limit"
-                            : "the exact search over the heap and the lent "
-                              "outputs together stopped at its time limit");
+                        whyUnproven(entry));
 }
 
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
@@ -217,7 +232,8 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   const BufferOrigin *peakOp = born ? originOf(entry, *born) : nullptr;
   os << llvm::formatv("  peak at op {0}", peak.time);
   if (peakOp)
-    os << " (" << peakOp->op << ", " << peakOp->location << ")";
+    os << " (" << peakOp->op
+       << (peakOp->location.empty() ? "" : ", " + peakOp->location) << ")";
   os << llvm::formatv(": {0} bytes live in {1} buffers\n", peak.liveBytes,
                       peak.buffers.size());
   os << llvm::formatv("    {0,12} {1,7}  {2,-10} {3,-34} {4}\n", "bytes",

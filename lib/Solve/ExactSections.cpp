@@ -226,11 +226,20 @@ bool Search::releaseBoundFits(int s, int64_t lastOffset) {
   if (level + total[s] > capacity)
     return false;
   // Without a scan: no earliest offset in the section exceeds the span's
-  // highest floor, aligned.
+  // highest floor, aligned. Worth it only where the span's blocks are
+  // fewer than the section's unplaced buffers: a buffer living through
+  // most of the trace (a decoder's rope tables, its inputs) makes every
+  // span the whole axis, and the blocks cost more than the scan below,
+  // which passes wherever this shortcut would (every release is at most
+  // the bound), so skipping it changes no decision.
   // (Fixed buffers can lift an earliest offset above every floor.)
-  int64_t bound = alignTo(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
-  if (!hasFixed && (bound <= level || bound + total[s] <= capacity))
-    return true;
+  int spanBlocks = (spanEnd[s] - spanBegin[s]) / blockSize + 2;
+  if (!hasFixed && spanBlocks < unplacedCount[s]) {
+    int64_t bound =
+        alignTo(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
+    if (bound <= level || bound + total[s] <= capacity)
+      return true;
+  }
   int64_t above = 0, lowest = std::numeric_limits<int64_t>::max(),
           highest = level, atHighest = 0;
   for (int k = 0, n = unplacedCount[s]; k < n; ++k) {

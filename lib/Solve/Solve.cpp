@@ -182,8 +182,28 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
 
 } // namespace
 
-SolveResult solve(const BufferProblem &problem, const SolveOptions &options) {
+SolveOptions withShareOfBudget(SolveOptions options, double share) {
+  auto now = Clock::now();
+  Clock::time_point deadline =
+      options.deadline.value_or(now + std::chrono::milliseconds(
+                                          std::max<int64_t>(0, options.timeLimitMs)));
+  options.deadline = deadline;
+  double left = std::chrono::duration<double, std::milli>(deadline - now).count();
+  options.timeLimitMs = std::max<int64_t>(0, int64_t(left * share));
+  return options;
+}
+
+SolveResult solve(const BufferProblem &problem,
+                  const SolveOptions &requested) {
   auto begin = Clock::now();
+  // A shared deadline shortens this solve's own cap.
+  SolveOptions options = requested;
+  if (options.deadline)
+    options.timeLimitMs = std::clamp<int64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            *options.deadline - begin)
+            .count(),
+        0, options.timeLimitMs);
   int64_t bound = lowerBound(problem);
   Outcome outcome;
   if (options.algorithm == Algorithm::Best)

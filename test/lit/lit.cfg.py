@@ -48,3 +48,19 @@ else:
 # `UNSUPPORTED: sanitizer`.
 if getattr(config, "sanitized", False):
     config.available_features.add("sanitizer")
+
+# ExecuTorch's runtime (the `executorch` pip package) runs the programs of
+# lit/pte, before and after `coreai-plan plan`: a python that has it is
+# named by COREAI_EXECUTORCH_PYTHON (docs/PTE.md), else the test-only
+# environment `scripts/dev test` makes (COREAI_EXECUTORCH_VENV).
+et_python = os.environ.get("COREAI_EXECUTORCH_PYTHON")
+venv = getattr(config, "executorch_venv", "")
+if not et_python and venv and os.path.exists(os.path.join(venv, "bin", "python")):
+    et_python = os.path.join(venv, "bin", "python")
+if et_python and os.system(
+        "%s -c 'import executorch.runtime' > /dev/null 2>&1" % et_python) == 0:
+    config.available_features.add("executorch")
+    config.substitutions.append(("%et-python", et_python))
+else:
+    lit_config.note("COREAI_EXECUTORCH_PYTHON names no python with executorch: "
+                    "the runs of re-planned .pte programs are skipped")

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ReportInput.h"
 #include "TextTable.h"
 
 #include "coreai-plan/Manifest/Manifest.h"
@@ -22,14 +23,24 @@ namespace coreai::cli {
 
 int runCheckHeap();
 Command checkHeapCommand(
-    "check-heap", "Replay a manifest's allocations against a heap of N bytes",
+    "check-heap",
+    "Replay a manifest's (or an ExecuTorch program's) allocations against a "
+    "heap of N bytes",
     runCheckHeap);
 
 namespace {
-llvm::cl::opt<std::string> manifestPath("manifest", llvm::cl::Required,
-                                        llvm::cl::desc("The plan to replay"),
-                                        llvm::cl::value_desc("plan.manifest"),
-                                        llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<std::string>
+    manifestOption("manifest",
+                   llvm::cl::desc("The plan to replay (or give it as the "
+                                  "argument)"),
+                   llvm::cl::value_desc("plan.manifest|PROGRAM.pte"),
+                   llvm::cl::sub(checkHeapCommand));
+llvm::cl::opt<std::string>
+    manifestArgument(llvm::cl::Positional,
+                     llvm::cl::desc("[<plan.manifest|PROGRAM.pte>]"),
+                     llvm::cl::sub(checkHeapCommand));
+/// The one of the two given.
+std::string manifestPath;
 llvm::cl::opt<std::string> heapTotalOption(
     "heap-total", llvm::cl::Required,
     llvm::cl::desc("Size of the runtime's heap: N bytes (145920, 64MiB), "
@@ -133,7 +144,7 @@ entriesToReplay(const Manifest &manifest) {
           llvm::inconvertibleErrorCode(),
           llvm::formatv("S={0} is outside the parametric plan of @{1} in "
                         "'{2}' (S in {3})",
-                        chunkFilter.getValue(), entry, manifestPath.getValue(),
+                        chunkFilter.getValue(), entry, manifestPath,
                         text)
               .str());
   return entries;
@@ -146,9 +157,14 @@ int runCheckHeap() {
   if (!mode)
     return fail(InputError, "unknown --replay '" + replayOption +
                                 "' (planned, naive, first-fit)");
-  llvm::Expected<Manifest> manifest = readManifestFile(manifestPath);
-  if (!manifest)
-    return fail(InputError, manifest.takeError());
+  if (manifestOption.empty() == manifestArgument.empty())
+    return fail(InputError, "give the plan to replay once: --manifest FILE "
+                            "or FILE (a manifest or an ExecuTorch program)");
+  manifestPath = manifestOption.empty() ? manifestArgument : manifestOption;
+  llvm::Expected<ReportInput> input = readReportInput(manifestPath);
+  if (!input)
+    return fail(InputError, input.takeError());
+  const Manifest *manifest = &input->manifest;
   llvm::Expected<int64_t> total = resolveHeapTotal(*manifest, heapTotalOption);
   if (!total)
     return fail(InputError, total.takeError());

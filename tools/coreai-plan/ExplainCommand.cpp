@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ReportInput.h"
 
 #include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/Report/Report.h"
@@ -17,12 +18,12 @@ namespace coreai::cli {
 
 int runExplain();
 Command explainCommand("explain",
-                       "Explain where each planned heap peaks and how it grows "
-                       "with S",
+                       "Explain where each planned heap (or each arena of an "
+                       "ExecuTorch program) peaks and how it grows with S",
                        runExplain);
 
 namespace {
-InputArgument manifestPath(explainCommand, "<plan.manifest>");
+InputArgument manifestPath(explainCommand, "<plan.manifest|PROGRAM.pte>");
 llvm::cl::list<std::string>
     entryFilter("entry", llvm::cl::desc("Only these entry points"),
                 llvm::cl::sub(explainCommand));
@@ -37,9 +38,10 @@ bool accepts(const llvm::cl::list<T> &filter, const T &value) {
 } // namespace
 
 int runExplain() {
-  auto manifest = readManifestFile(manifestPath);
-  if (!manifest)
-    return fail(InputError, manifest.takeError());
+  llvm::Expected<ReportInput> input = readReportInput(manifestPath);
+  if (!input)
+    return fail(InputError, input.takeError());
+  const Manifest *manifest = &input->manifest;
   std::vector<PlannedEntry> selected;
   for (const ManifestEntry &entry : manifest->entries)
     if (accepts(entryFilter, entry.planned.entry) &&

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ReportInput.h"
 #include "TextTable.h"
 
 #include "coreai-plan/Manifest/Manifest.h"
@@ -17,13 +18,13 @@
 namespace coreai::cli {
 
 int runInspect();
-Command
-    inspectCommand("inspect",
-                   "Print a heap-size manifest (plan.manifest or plan.json)",
-                   runInspect);
+Command inspectCommand("inspect",
+                       "Print a heap-size manifest (plan.manifest or "
+                       "plan.json) or an ExecuTorch program's arenas (.pte)",
+                       runInspect);
 
 namespace {
-InputArgument manifestPath(inspectCommand, "<plan.manifest>");
+InputArgument manifestPath(inspectCommand, "<plan.manifest|PROGRAM.pte>");
 llvm::cl::opt<bool> asJson("json",
                            llvm::cl::desc("Print the manifest as JSON (the "
                                           "content of plan.json)"),
@@ -201,6 +202,50 @@ void printBuffers(const ManifestEntry &entry, llvm::raw_ostream &os) {
   }
   table.print(os);
 }
+/// An ExecuTorch program: its methods, then a row per arena.
+void printProgram(const ReportInput &input, llvm::raw_ostream &os) {
+  const pte::Program &program = *input.program;
+  const ManifestInput &file = input.manifest.inputs.front();
+  os << llvm::formatv("program      {0} (ExecuTorch, sha256 {1})\n",
+                      file.file, file.sha256);
+  for (size_t i = 0; i < program.methods.size(); ++i) {
+    const pte::Method &method = program.methods[i];
+    const pte::MethodMemory &memory = input.memories[i];
+    int64_t states = llvm::count_if(
+        memory.storages, [](const pte::Storage &s) { return s.state; });
+    os << llvm::formatv("method       {0}: {1} instructions, {2} planned "
+                        "tensors in {3} storages ({4} mutable buffers){5}\n",
+                        method.name, method.instructions.size(),
+                        method.placed.size(), memory.storages.size(), states,
+                        memory.controlFlow
+                            ? "; control flow: every tensor live throughout"
+                            : "");
+  }
+  os << llvm::formatv("alignment    {0} (ExecuTorch's)\n",
+                      input.manifest.target.alignment);
+  int64_t largest = 0;
+  for (const pte::ArenaEntry &arena : input.arenas)
+    largest = std::max(largest, arena.arenaBytes);
+  os << "largest arena " << bytesWithMiB(largest) << "\n\n";
+  // "used": the highest byte a tensor reaches; the arena may be larger
+  // (every method's sized alike).
+  TextTable table({"arena", "memory id", "tensors", "storages", "lower bound",
+                   "used", "used/LB", "optimal", "arena bytes"},
+                  {false, true, true, true, true, true, true, false, true});
+  for (const pte::ArenaEntry &arena : input.arenas) {
+    const PlannedEntry &e = arena.entry;
+    int64_t tensors = 0;
+    for (int64_t s : arena.storages)
+      tensors += input.memories[arena.method].storages[s].members.size();
+    table.add({"@" + e.entry, std::to_string(arena.memoryId),
+               std::to_string(tensors), std::to_string(arena.storages.size()),
+               std::to_string(e.plan.lowerBound), std::to_string(e.plan.heap),
+               llvm::formatv("{0:F4}", heapRatio(e.plan.heap, e.plan.lowerBound)),
+               yesNo(e.plan.optimal), std::to_string(arena.arenaBytes)});
+  }
+  table.print(os);
+}
+
 /// An entry's kernels, one row each, with the values each keeps inside.
 void printKernels(const ManifestEntry &entry, llvm::raw_ostream &os) {
   const PlannedEntry &e = entry.planned;
@@ -231,9 +276,10 @@ void printKernels(const ManifestEntry &entry, llvm::raw_ostream &os) {
 } // namespace
 
 int runInspect() {
-  llvm::Expected<Manifest> manifest = readManifestFile(manifestPath);
-  if (!manifest)
-    return fail(InputError, manifest.takeError());
+  llvm::Expected<ReportInput> input = readReportInput(manifestPath);
+  if (!input)
+    return fail(InputError, input.takeError());
+  const Manifest *manifest = &input->manifest;
   if (!binaryOut.empty()) {
     if (llvm::Error error =
             writeText(binaryOut, writeManifestBinary(*manifest)))
@@ -246,8 +292,12 @@ int runInspect() {
     llvm::outs() << writeManifestJson(*manifest);
     return Success;
   }
-  printSummary(*manifest, llvm::outs());
-  printEntries(*manifest, llvm::outs());
+  if (input->program) {
+    printProgram(*input, llvm::outs());
+  } else {
+    printSummary(*manifest, llvm::outs());
+    printEntries(*manifest, llvm::outs());
+  }
   if (withBuffers)
     for (const ManifestEntry &entry : manifest->entries)
       printBuffers(entry, llvm::outs());

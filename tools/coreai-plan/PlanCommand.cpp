@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "OutputSet.h"
+#include "PlanProgram.h"
 #include "PlanningOptions.h"
 #include "TextTable.h"
 
@@ -16,6 +17,7 @@
 #include "coreai-plan/Manifest/Manifest.h"
 #include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Report/Report.h"
+#include "coreai-plan/Target/Target.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -69,6 +71,12 @@ cl::opt<bool> explain("explain",
                       cl::desc("After the table, explain where each heap "
                                "peaks and how it grows with S"),
                       cl::sub(planCommand));
+cl::opt<bool> shareMutableBuffers(
+    "share-mutable-buffers",
+    cl::desc("ExecuTorch programs: place each mutable buffer that several "
+             "methods name alike (the KV cache of prefill and decode) at one "
+             "offset in all of them"),
+    cl::sub(planCommand));
 
 /// One line under the table when kernels were fused: the entry where they
 /// keep the most bytes out of memory (plan.json and explain say the rest).
@@ -369,7 +377,50 @@ llvm::Error addOutputs(const PlannedBundle &bundle, OutputSet &outputs,
 
 } // namespace
 
+/// `plan PROGRAM.pte`: the program re-planned into a new program. The
+/// options about graphs (chunk sizes, entries, bindings, pictures) do not
+/// apply; the target, when given, sets the alignment (else ExecuTorch's).
+int runPlanOfProgram() {
+  if (planning.inputs.size() != 1)
+    return fail(InputError, "an ExecuTorch program is planned alone, not "
+                            "with other inputs");
+  // (a cl::list's `&` is its vector's: std::addressof.)
+  const cl::Option *graphOptions[] = {
+      &planning.chunksOption, std::addressof(planning.entryNames),
+      std::addressof(planning.bindOptions), &instancesOption,
+      &maxPiecesOption, &svgOption};
+  for (const cl::Option *option : graphOptions)
+    if (option->getNumOccurrences())
+      return fail(InputError, "--" + option->ArgStr +
+                                  " does not apply to an ExecuTorch program");
+  if (reporting.quiet && reporting.json)
+    return fail(InputError, "--quiet and --json exclude each other");
+  ProgramPlanRequest request;
+  request.input = planning.inputs.front();
+  request.output = outputDir;
+  request.options.solve = planning.planning.chosen.solve;
+  request.options.shareMutableBuffers = shareMutableBuffers;
+  if (!planning.targetName.empty()) {
+    llvm::Expected<Target> target = loadTarget(
+        planning.targetName, planning.targetsDir.empty()
+                                 ? defaultTargetsDir()
+                                 : planning.targetsDir.getValue());
+    if (!target)
+      return fail(InputError, target.takeError());
+    request.options.alignment = target->alignment;
+  }
+  request.quiet = reporting.quiet;
+  request.json = reporting.json;
+  request.explain = explain;
+  return runPlanProgram(request);
+}
+
 int runPlan() {
+  if (llvm::any_of(planning.inputs, isProgramFile))
+    return runPlanOfProgram();
+  if (shareMutableBuffers)
+    return fail(InputError, "--share-mutable-buffers is for ExecuTorch "
+                            "programs (.pte)");
   // Everything the user typed is checked before the graph is read.
   bool parametric = false;
   llvm::Expected<PlanRequest> request = planning.request(parametric);

@@ -6,6 +6,7 @@
 #include "coreai-plan/Options.h"
 
 #include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace coreai::cli {
@@ -34,9 +35,11 @@ PlanningOptions::PlanningOptions(cl::SubCommand &command,
     : inputs(cl::Positional, cl::OneOrMore,
              cl::desc("<MODEL.mlir>... (the graphs of one bundle)"),
              cl::sub(command)),
-      targetName("target", cl::Required,
+      targetName("target",
                  cl::desc("Target description (targets/<name>.json): h18p, "
-                          "generic, ..."),
+                          "generic, ... (default: generic, which fuses "
+                          "nothing, runs nothing in place and lends no "
+                          "output, and says so on stderr)"),
                  cl::sub(command)),
       targetsDir("targets-dir", cl::desc("Read target descriptions from DIR"),
                  cl::value_desc("DIR"), cl::sub(command)),
@@ -68,10 +71,16 @@ llvm::Expected<PlanRequest> PlanningOptions::request(bool &chunksRange) const {
   if (!bindings)
     return bindings.takeError();
   request.bindings = std::move(*bindings);
-  llvm::Expected<Target> target = loadTarget(
-      targetName, targetsDir.empty() ? defaultTargetsDir() : targetsDir);
+  bool defaulted = targetName.empty();
+  llvm::Expected<Target> target =
+      loadTarget(defaulted ? kDefaultTarget : targetName.getValue(),
+                 targetsDir.empty() ? defaultTargetsDir() : targetsDir);
   if (!target)
     return target.takeError();
+  if (defaulted)
+    llvm::WithColor::note(llvm::errs(), "coreai-plan")
+        << "no --target given: planning for '" << kDefaultTarget
+        << "', the safe default (" << target->description << ")\n";
   request.target = std::move(*target);
   request.options =
       planOptionsFor(request.target, planning.reuse, planning.chosen.solve);

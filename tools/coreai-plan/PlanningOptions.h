@@ -46,6 +46,11 @@ private:
   std::vector<std::unique_ptr<llvm::cl::Option>> flags;
 };
 
+/// The target `plan` and `fit` use without --target: it fuses nothing,
+/// runs nothing in place and lends no output's storage, so a plan for it
+/// is sound on any runtime that binds outputs and state before the call.
+constexpr const char *kDefaultTarget = "generic";
+
 struct PlanningOptions {
   /// `chunksHelp`: what --chunks means to the subcommand.
   PlanningOptions(llvm::cl::SubCommand &command, llvm::StringRef chunksHelp);

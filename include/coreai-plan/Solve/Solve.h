@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -50,7 +51,16 @@ struct SolveOptions {
   /// spends it on faster kernel variants (passes/Variants.h); 0: none.
   /// The packing itself still minimises.
   int64_t heapBudget = 0;
+  /// A cap several solves share (a function's plan: its op orders, the
+  /// heap and the lent outputs): a solve stops at the earlier of this and
+  /// timeLimitMs after it starts.
+  std::optional<std::chrono::steady_clock::time_point> deadline{};
 };
+
+/// `options` for a solve that may take `share` (0 < share <= 1) of the
+/// time left before options.deadline (or of timeLimitMs, without one),
+/// starting now: the later solves sharing the deadline keep the rest.
+SolveOptions withShareOfBudget(SolveOptions options, double share);
 
 /// Packs the problem. Without a capacity the heap is minimised; with one,
 /// a packing within it is sought and std::nullopt means none was found

@@ -24,7 +24,7 @@ struct SolveCsvRequest {
   /// Look for a packing within this many bytes (0: minimise the heap).
   int64_t capacity = 0;
   Algorithm algorithm = Algorithm::Best;
-  int64_t timeLimitMs = defaultTimeLimitMs;
+  int64_t timeLimitMs = defaultSolveTimeLimitMs;
   /// MiniMalloc's problems are byte-exact: no alignment unless asked for.
   int64_t alignment = 1;
   /// Where to write the problem with an offset column (empty: nowhere).

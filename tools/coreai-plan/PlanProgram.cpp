@@ -1,0 +1,187 @@
+//===- PlanProgram.cpp - coreai-plan plan PROGRAM.pte ---------------------===//
+//
+// An ExecuTorch program in, the same program with its memory re-planned
+// out: every method's arenas packed by the solvers, one size for every
+// method's arena, and (on request) the mutable buffers methods share at
+// one offset. The new file is read back and verified before it is written.
+//
+//===----------------------------------------------------------------------===//
+#include "PlanProgram.h"
+
+#include "Commands.h"
+#include "OutputSet.h"
+#include "ReportInput.h"
+#include "TextTable.h"
+
+#include "coreai-plan/Report/Report.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace coreai::cli {
+namespace {
+
+std::string proof(const Plan &plan) {
+  return plan.heap <= plan.lowerBound ? "meets-bound"
+         : plan.optimal               ? "exact-search"
+                                      : "none";
+}
+
+/// Where the new program goes: `-o FILE.pte`, or `-o DIR` (DIR/<input>).
+std::string outputPath(const ProgramPlanRequest &request) {
+  if (llvm::StringRef(request.output).ends_with(".pte"))
+    return request.output;
+  llvm::SmallString<256> path(request.output);
+  llvm::sys::path::append(path, llvm::sys::path::filename(request.input));
+  return path.str().str();
+}
+
+void printTable(const ReportInput &input, const pte::ReplanResult &replan,
+                const ProgramPlanRequest &request, llvm::raw_ostream &os) {
+  os << llvm::formatv("program {0} (ExecuTorch), alignment {1}\n",
+                      input.manifest.inputs.front().file,
+                      request.options.alignment);
+  // before: the arena the program sized; after: the bytes the new plan
+  // uses (every method's arena then gets the largest).
+  TextTable table({"arena", "storages", "lower bound", "before", "after",
+                   "after/LB", "solver", "optimal", "solver time"},
+                  {false, true, true, true, true, true, false, false, true});
+  for (size_t k = 0; k < replan.after.size(); ++k) {
+    const PlannedEntry &after = replan.after[k].entry;
+    table.add({"@" + after.entry, std::to_string(after.problem.buffers.size()),
+               std::to_string(after.plan.lowerBound),
+               std::to_string(replan.before[k].arenaBytes),
+               std::to_string(after.plan.heap),
+               llvm::formatv("{0:F4}", heapRatio(after.plan.heap,
+                                                 after.plan.lowerBound)),
+               after.plan.algorithm, after.plan.optimal ? "yes" : "no",
+               llvm::formatv("{0:F3} s", after.plan.seconds)});
+  }
+  table.print(os);
+  for (const auto &[memoryId, size] : replan.arenaSizes) {
+    int64_t largest = 0;
+    for (const pte::ArenaEntry &arena : replan.before)
+      if (arena.memoryId == memoryId)
+        largest = std::max(largest, arena.arenaBytes);
+    os << llvm::formatv("memory id {0}: every method's arena {1} bytes (the "
+                        "program's largest was {2})\n",
+                        memoryId, size, largest);
+  }
+  for (int64_t memoryId : replan.kept)
+    os << llvm::formatv("memory id {0}: the program's own plan is kept (a "
+                        "new one would not be smaller)\n",
+                        memoryId);
+  if (!replan.shared.empty())
+    os << llvm::formatv("{0} mutable buffers at one offset in every method "
+                        "holding them\n",
+                        replan.shared.size());
+}
+
+llvm::json::Value summaryJson(const ReportInput &input,
+                              const pte::ReplanResult &replan,
+                              const ProgramPlanRequest &request,
+                              llvm::StringRef written) {
+  llvm::json::Array arenas;
+  for (size_t k = 0; k < replan.after.size(); ++k) {
+    const pte::ArenaEntry &after = replan.after[k];
+    const Plan &plan = after.entry.plan;
+    arenas.push_back(llvm::json::Object{
+        {"arena", after.entry.entry},
+        {"method", input.program->methods[after.method].name},
+        {"memory_id", after.memoryId},
+        {"storages", int64_t(after.entry.problem.buffers.size())},
+        {"lower_bound", plan.lowerBound},
+        {"before", replan.before[k].arenaBytes},
+        {"after", plan.heap},
+        {"optimal", plan.optimal},
+        {"proof", proof(plan)},
+        {"algorithm", plan.algorithm},
+        {"solver_seconds", plan.seconds},
+    });
+  }
+  llvm::json::Object sizes;
+  for (const auto &[memoryId, size] : replan.arenaSizes)
+    sizes[std::to_string(memoryId)] = size;
+  llvm::json::Object summary{
+      {"program", input.manifest.inputs.front().file},
+      {"alignment", request.options.alignment},
+      {"arenas", std::move(arenas)},
+      {"arena_sizes", std::move(sizes)},
+      {"kept_memory_ids", llvm::json::Array(replan.kept)},
+      {"shared_mutable_buffers", int64_t(replan.shared.size())},
+      {"written", written},
+  };
+  if (request.explain) {
+    std::vector<PlannedEntry> entries;
+    for (const pte::ArenaEntry &arena : replan.after)
+      entries.push_back(arena.entry);
+    summary["explain"] = explainPlans(entries);
+  }
+  return summary;
+}
+
+} // namespace
+
+bool isProgramFile(llvm::StringRef path) {
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  return file && pte::looksLikeProgram((*file)->getBuffer());
+}
+
+int runPlanProgram(const ProgramPlanRequest &request) {
+  auto file = llvm::MemoryBuffer::getFile(request.input, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail(InputError, "cannot read '" + request.input +
+                                "': " + file.getError().message());
+  llvm::StringRef bytes = (*file)->getBuffer();
+  llvm::Expected<ReportInput> input = readProgramInput(bytes, request.input);
+  if (!input)
+    return fail(InputError, input.takeError());
+  llvm::Expected<pte::ReplanResult> replan =
+      pte::replanProgram(*input->program, input->memories, request.options);
+  if (!replan)
+    return fail(InternalError, replan.takeError());
+  llvm::Expected<std::string> rewritten =
+      pte::rewriteProgram(bytes, *input->program, replan->placements);
+  if (!rewritten)
+    return fail(InputError, rewritten.takeError());
+  if (llvm::Error error = pte::checkRewritten(*rewritten, *input->program,
+                                              input->memories, *replan))
+    return fail(InternalError, std::move(error));
+
+  std::string path = outputPath(request);
+  OutputSet outputs;
+  llvm::StringRef dir = llvm::sys::path::parent_path(path);
+  if (!dir.empty())
+    if (llvm::Error error = outputs.makeDirectory(dir))
+      return fail(InputError, std::move(error));
+  if (llvm::Error error = outputs.add(path, *rewritten))
+    return fail(InputError, std::move(error));
+  if (llvm::Error error = outputs.commit())
+    return fail(InputError, std::move(error));
+
+  if (request.quiet)
+    return Success;
+  if (request.json) {
+    llvm::outs() << llvm::formatv(
+                        "{0:2}", summaryJson(*input, *replan, request, path))
+                 << "\n";
+    return Success;
+  }
+  printTable(*input, *replan, request, llvm::outs());
+  llvm::outs() << "wrote " << path << "\n";
+  if (request.explain) {
+    std::vector<PlannedEntry> entries;
+    for (const pte::ArenaEntry &arena : replan->after)
+      entries.push_back(arena.entry);
+    llvm::outs() << "\n" << explainPlans(entries);
+  }
+  return Success;
+}
+
+} // namespace coreai::cli
