@@ -457,6 +457,9 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
     reportOverBudget(func, over, options.solve.heapBudget);
     return fail(PlanFailure::OverLimit);
   }
+  // Reuse saved against the least-workspace plan: a budget may let the
+  // variants grow the heap for faster kernels afterwards.
+  int64_t reusedHeap = solved->plan.heap;
   FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
       pickVariants(func, budgeted, *solved);
   if (mlir::failed(variants) ||
@@ -470,7 +473,7 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.alignment = options.liveness.alignment;
   entry.variants = std::move(*variants);
   entry.recomputed = recomputedIn(func);
-  entry.inPlaceSavedBytes = reuse ? plainHeap - solved->plan.heap : 0;
+  entry.inPlaceSavedBytes = reuse ? plainHeap - reusedHeap : 0;
   entry.problem = std::move(solved->buffers.problem);
   entry.origins = std::move(solved->buffers.origins);
   entry.plan = std::move(solved->plan);
