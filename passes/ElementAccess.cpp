@@ -43,6 +43,23 @@ bool isPlainValue(llvm::StringRef value) {
   return value == "T" || isScalarArgument(value) || isDtype(value);
 }
 
+/// A literal number or flag: what a copy's positional arguments past self
+/// hold besides a dtype (dropout's p and train, `to`'s non_blocking and
+/// copy). A symbolic size there says the call is not one the facts know.
+bool isNumberOrFlag(llvm::StringRef value) {
+  value = value.trim();
+  double number;
+  return llvm::is_contained({"True", "False", "None"}, value) ||
+         !value.getAsDouble(number);
+}
+
+/// A keyword's value as a plain one: a dtype where the keyword is one.
+bool isPlainKeywordValue(llvm::StringRef key, llvm::StringRef value) {
+  if (key == "dtype")
+    return isDtype(value) || value.trim() == "None";
+  return isPlainValue(value);
+}
+
 bool namesCondition(const aten::OpFacts &facts, llvm::StringRef key) {
   return llvm::any_of(facts.elementwiseIf,
                       [&](const aten::ArgumentCondition &condition) {
@@ -68,10 +85,13 @@ bool otherArgumentsPlain(const aten::OpFacts &facts, const AtenArgs &args) {
         });
     if (!conditioned && !isPlainValue(value) && !isShapeList(facts, value))
       return false; // a list, a device, a memory format: not elementwise
+    if (facts.copy && position > 0 && !conditioned && !isDtype(value) &&
+        !isNumberOrFlag(value) && !isShapeList(facts, value) && value != "T")
+      return false;
   }
   for (const auto &[key, value] : args.keywords)
     if (!namesCondition(facts, key) &&
-        (!isPlainKeyword(key) || !isPlainValue(value)))
+        (!isPlainKeyword(key) || !isPlainKeywordValue(key, value)))
       return false;
   return true;
 }
