@@ -28,19 +28,20 @@ bool isDtype(llvm::StringRef value) {
   return dtypes.contains(value.trim());
 }
 
-/// Keywords of elementwise ATen ops whose values are scalars or dtypes:
-/// none moves an element.
-bool isPlainKeyword(llvm::StringRef key) {
+/// Keywords of elementwise ATen ops whose values are scalars (and, for a
+/// copy, its dtype and flags): none moves an element.
+bool isPlainKeyword(const aten::OpFacts &facts, llvm::StringRef key) {
   static const llvm::StringSet<> keys = {
-      "alpha",    "rounding_mode", "approximate", "negative_slope",
-      "min",      "max",           "value",       "other",
-      "exponent", "scalar",        "dtype",       "non_blocking",
-      "copy"};
-  return keys.contains(key);
+      "alpha", "rounding_mode", "approximate", "negative_slope", "min",
+      "max",   "value",         "other",       "exponent",       "scalar"};
+  return keys.contains(key) ||
+         (facts.copy && llvm::is_contained({"dtype", "non_blocking", "copy"},
+                                           key));
 }
 
-bool isPlainValue(llvm::StringRef value) {
-  return value == "T" || isScalarArgument(value) || isDtype(value);
+bool isPlainValue(const aten::OpFacts &facts, llvm::StringRef value) {
+  return value == "T" || isScalarArgument(value) ||
+         (facts.copy && isDtype(value));
 }
 
 /// A literal number or flag: what a copy's positional arguments past self
@@ -54,10 +55,21 @@ bool isNumberOrFlag(llvm::StringRef value) {
 }
 
 /// A keyword's value as a plain one: a dtype where the keyword is one.
-bool isPlainKeywordValue(llvm::StringRef key, llvm::StringRef value) {
+bool isPlainKeywordValue(const aten::OpFacts &facts, llvm::StringRef key,
+                         llvm::StringRef value) {
   if (key == "dtype")
     return isDtype(value) || value.trim() == "None";
-  return isPlainValue(value);
+  return isPlainValue(facts, value);
+}
+
+/// A copy whose every condition names a keyword-only argument (`clone`,
+/// `_to_copy`, `contiguous`) takes self alone by position.
+bool takesSelfAlone(const aten::OpFacts &facts) {
+  return facts.copy && !facts.elementwiseIf.empty() &&
+         llvm::all_of(facts.elementwiseIf,
+                      [](const aten::ArgumentCondition &condition) {
+                        return condition.keywordOnly;
+                      });
 }
 
 bool namesCondition(const aten::OpFacts &facts, llvm::StringRef key) {
@@ -77,13 +89,16 @@ bool isShapeList(const aten::OpFacts &facts, llvm::StringRef value) {
 
 /// The arguments apart from the conditions' (which those check) are plain.
 bool otherArgumentsPlain(const aten::OpFacts &facts, const AtenArgs &args) {
+  if (takesSelfAlone(facts) && args.positional.size() > 1)
+    return false;
   for (size_t position = 0; position < args.positional.size(); ++position) {
     llvm::StringRef value = args.positional[position];
     bool conditioned = llvm::any_of(
         facts.elementwiseIf, [&](const aten::ArgumentCondition &condition) {
           return !condition.keywordOnly && condition.position == position;
         });
-    if (!conditioned && !isPlainValue(value) && !isShapeList(facts, value))
+    if (!conditioned && !isPlainValue(facts, value) &&
+        !isShapeList(facts, value))
       return false; // a list, a device, a memory format: not elementwise
     if (facts.copy && position > 0 && !conditioned && !isDtype(value) &&
         !isNumberOrFlag(value) && !isShapeList(facts, value) && value != "T")
@@ -91,9 +106,34 @@ bool otherArgumentsPlain(const aten::OpFacts &facts, const AtenArgs &args) {
   }
   for (const auto &[key, value] : args.keywords)
     if (!namesCondition(facts, key) &&
-        (!isPlainKeyword(key) || !isPlainKeywordValue(key, value)))
+        (!isPlainKeyword(facts, key) ||
+         !isPlainKeywordValue(facts, key, value)))
       return false;
   return true;
+}
+
+/// The tensors a call names: each `T`, alone or in a list. A call naming
+/// other tensors than the op's operands does not describe it.
+unsigned tensorsNamed(const AtenArgs &args) {
+  unsigned count = 0;
+  auto inValue = [&](llvm::StringRef value) {
+    value = value.trim();
+    if (value == "T") {
+      ++count;
+      return;
+    }
+    if (!value.consume_front("[") || !value.consume_back("]"))
+      return;
+    llvm::SmallVector<llvm::StringRef, 4> items;
+    value.split(items, ',');
+    for (llvm::StringRef item : items)
+      count += item.trim() == "T" ? 1 : 0;
+  };
+  for (const std::string &value : args.positional)
+    inValue(value);
+  for (const auto &keyword : args.keywords)
+    inValue(keyword.second);
+  return count;
 }
 
 /// An op tagged `elementwise`: its conditions (a copy's memory format,
@@ -104,6 +144,9 @@ ElementAccess elementwiseCall(Operation *op, const aten::OpFacts &facts) {
   if (!args) // no conditions can be checked without the call's arguments
     return present || !facts.elementwiseIf.empty() ? ElementAccess::Unknown
                                                   : ElementAccess::Elementwise;
+  if (tensorsNamed(*args) != op->getNumOperands() ||
+      (facts.copy && (args->positional.empty() || args->positional[0] != "T")))
+    return ElementAccess::Unknown; // not a call the facts describe
   for (const aten::ArgumentCondition &condition : facts.elementwiseIf)
     if (!condition.satisfiedBy(conditionArgument(condition, *args)))
       // Another memory format lays a copy's elements out again; another

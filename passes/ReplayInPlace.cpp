@@ -54,7 +54,8 @@ const llvm::StringSet<> &scalarKeywords() {
 /// Values from scalars and shapes only: they read no element.
 const llvm::StringSet<> &fillsAten() {
   static const llvm::StringSet<> names = {"full_like", "zeros_like",
-                                          "ones_like", "scalar_tensor", "full"};
+                                          "ones_like", "scalar_tensor", "full",
+                                          "arange"};
   return names;
 }
 
