@@ -12,6 +12,7 @@
 #include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -32,6 +33,33 @@ llvm::StringRef roleName(FusionRole role) {
   default:
     return "";
   }
+}
+
+/// Whether `op` is a matrix product over a contracted dimension of one:
+/// `[.., M, 1] x [.., 1, N]`, one multiply per result element (RoPE's
+/// angles, inv_freq times the positions).
+bool isOuterProduct(Operation *op) {
+  if (fusionRoleOf(op) != FusionRole::Matmul || op->getNumOperands() != 2 ||
+      op->getNumResults() != 1)
+    return false;
+  auto lhs = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto rhs = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  return lhs && rhs && lhs.getRank() >= 2 && rhs.getRank() >= 2 &&
+         lhs.getShape().back() == 1 &&
+         rhs.getShape()[rhs.getRank() - 2] == 1;
+}
+
+/// What the target's recompute rules call the op: its fusion role, or
+/// "outer_product" and "concat", which fusion has no role for but a
+/// kernel computes as cheaply as a broadcast multiply or a copy.
+llvm::StringRef recomputeKindOf(Operation *op) {
+  if (isOuterProduct(op))
+    return "outer_product";
+  llvm::StringRef name = op->getName().getStringRef();
+  if (name == "torch.aten.cat" || name == "torch.aten.concat" ||
+      name == "torch.aten.concatenate")
+    return "concat";
+  return roleName(fusionRoleOf(op));
 }
 
 /// The chains of one function: which top-level ops may be cloned, and the
@@ -86,8 +114,8 @@ private:
     if (!positions.count(op) || op->getNumRegions() > 0 ||
         op->getNumResults() == 0 || effectsOf(op).ordered())
       return false;
-    llvm::StringRef role = roleName(fusionRoleOf(op));
-    return !role.empty() && llvm::is_contained(rules.roles, role);
+    llvm::StringRef kind = recomputeKindOf(op);
+    return !kind.empty() && llvm::is_contained(rules.roles, kind);
   }
 
   func::FuncOp func;
@@ -109,6 +137,27 @@ llvm::SmallVector<Operation *, 4> readersOf(Value value) {
   return readers;
 }
 
+bool allViews(llvm::ArrayRef<Operation *> chain) {
+  return llvm::all_of(chain, [](Operation *op) {
+    return fusionRoleOf(op) == FusionRole::View;
+  });
+}
+
+/// Erases the original chains' ops nothing reads any more (their readers
+/// now read the clones): the runtime computes each value where it is read,
+/// not once more where the graph first computed it. An op read by some
+/// other op (a value also returned, or read where no clone went) stays.
+void eraseUnread(const llvm::SetVector<Operation *> &originals) {
+  llvm::SmallVector<Operation *, 16> order(originals.begin(), originals.end());
+  // Readers before what they read: a chain's ops in reverse body order.
+  llvm::sort(order, [](Operation *a, Operation *b) {
+    return b->isBeforeInBlock(a);
+  });
+  for (Operation *op : order)
+    if (op->use_empty())
+      op->erase();
+}
+
 bool writesSomething(func::FuncOp func) {
   WalkResult walk = func.walk([](Operation *op) {
     return effectsOf(op).mutates() ? WalkResult::interrupt()
@@ -118,7 +167,9 @@ bool writesSomething(func::FuncOp func) {
 }
 
 /// Whether `value` ends a chain worth cloning: two or more readers, none
-/// of which a chain could take in (then that longer chain is the one).
+/// of which a chain could take in (then that longer chain is the one). A
+/// view ends one too (RoPE's cos unsqueezed once per layer, read by q's and
+/// k's products): its clone puts the whole chain in front of each reader.
 bool endsChain(Value value, Chains &chains) {
   llvm::SmallVector<Operation *, 4> readers = readersOf(value);
   if (readers.size() < 2)
@@ -145,14 +196,14 @@ int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules) {
   for (Operation &op : func.getBody().front())
     for (Value result : op.getResults())
       if (isa<RankedTensorType>(result.getType()) &&
-          !op.hasAttr(attr::recompute) &&
-          fusionRoleOf(&op) != FusionRole::View && // a view takes no bytes
-          endsChain(result, chains))
+          !op.hasAttr(attr::recompute) && endsChain(result, chains))
         if (std::optional<llvm::SmallVector<Operation *, 8>> chain =
-                chains.of(result))
+                chains.of(result);
+            chain && !allViews(*chain)) // views alone take no bytes
           candidates.push_back({result, std::move(*chain)});
   MLIRContext *context = func.getContext();
   int64_t index = 0;
+  llvm::SetVector<Operation *> originals;
   for (auto &[value, chain] : candidates) {
     IntegerAttr id = IntegerAttr::get(IntegerType::get(context, 64), index++);
     for (Operation *reader : readersOf(value)) {
@@ -162,25 +213,77 @@ int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules) {
         builder.clone(*op, mapping)->setAttr(attr::recompute, id);
       reader->replaceUsesOfWith(value, mapping.lookup(value));
     }
+    originals.insert(chain.begin(), chain.end());
   }
+  eraseUnread(originals);
   return index;
 }
 
+namespace {
+
+/// An op's attributes without the plan's annotations: what it computes.
+llvm::SmallVector<NamedAttribute> computedAttrs(Operation *op) {
+  llvm::SmallVector<NamedAttribute> kept;
+  for (NamedAttribute named : op->getDiscardableAttrs())
+    if (!llvm::is_contained({attr::placement, attr::kernel, attr::workspace,
+                             attr::variant, attr::recompute},
+                            named.getName().getValue()))
+      kept.push_back(named);
+  return kept;
+}
+
+/// One recomputed chain as the planned IR holds it: its clones' ops and
+/// elements, and its ends (clones read by an op outside the chain: one per
+/// reader, so one per copy).
+struct ChainClones {
+  int64_t ops = 0;
+  int64_t elements = 0;
+  llvm::SmallVector<Operation *, 4> ends;
+};
+
+/// Whether the function still computes the chain's value where the graph
+/// did (an op like the chain's end, not a clone: kept because something
+/// else reads it, e.g. a metadata check).
+bool originalKept(func::FuncOp func, Operation *end) {
+  llvm::SmallVector<NamedAttribute> attrs = computedAttrs(end);
+  for (Operation &op : func.getBody().front())
+    if (!op.hasAttr(attr::recompute) && op.getName() == end->getName() &&
+        computedAttrs(&op) == attrs)
+      return true;
+  return false;
+}
+
+} // namespace
+
 PlannedEntry::Recomputed recomputedIn(func::FuncOp func) {
-  PlannedEntry::Recomputed total;
-  llvm::SmallDenseSet<int64_t, 8> chains;
+  llvm::MapVector<int64_t, ChainClones> chains;
   for (Operation &op : func.getBody().front()) {
     auto id = op.getAttrOfType<IntegerAttr>(attr::recompute);
     if (!id)
       continue;
-    chains.insert(id.getInt());
-    ++total.ops;
+    ChainClones &chain = chains[id.getInt()];
+    ++chain.ops;
+    bool end = llvm::any_of(op.getUsers(), [&](Operation *user) {
+      return user->getAttr(attr::recompute) != id;
+    });
+    if (end)
+      chain.ends.push_back(&op);
     if (fusionRoleOf(&op) == FusionRole::View)
       continue;
     for (Value result : op.getResults())
       if (auto type = dyn_cast<ShapedType>(result.getType());
           type && type.hasStaticShape())
-        total.elements += type.getNumElements();
+        chain.elements += type.getNumElements();
+  }
+  PlannedEntry::Recomputed total;
+  for (auto &[id, chain] : chains) {
+    total.ops += chain.ops;
+    // Each copy computes the same elements; one of them is the work the
+    // graph did anyway, unless the original is still computed as well.
+    int64_t copies = std::max<int64_t>(1, chain.ends.size());
+    int64_t perCopy = chain.elements / copies;
+    bool kept = !chain.ends.empty() && originalKept(func, chain.ends.front());
+    total.elements += chain.elements - (kept ? 0 : perCopy);
   }
   total.chains = chains.size();
   return total;

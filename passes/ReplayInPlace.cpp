@@ -39,7 +39,7 @@ const llvm::StringSet<> &elementwiseAten() {
       // two or three tensors, broadcast
       "add", "sub", "mul", "div", "pow", "minimum", "maximum", "eq", "ne",
       "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
-      "where", "masked_fill"};
+      "__and__", "__or__", "__xor__", "where", "masked_fill"};
   return names;
 }
 
@@ -53,9 +53,10 @@ const llvm::StringSet<> &scalarKeywords() {
 
 /// Values from scalars and shapes only: they read no element.
 const llvm::StringSet<> &fillsAten() {
-  static const llvm::StringSet<> names = {"full_like", "zeros_like",
-                                          "ones_like", "scalar_tensor", "full",
-                                          "arange"};
+  static const llvm::StringSet<> names = {
+      "full_like", "zeros_like", "ones_like", "scalar_tensor", "full",
+      "arange",    "zeros",      "ones",      "new_zeros",     "new_ones",
+      "new_full",  "linspace"};
   return names;
 }
 
@@ -144,9 +145,9 @@ bool plainToArgument(llvm::StringRef value) {
 }
 
 /// Copies whose element i is operand 0's element i, converted: `_to_copy`,
-/// `clone`, `copy`, `to`, `contiguous` in the default memory format, on
-/// the CPU; reshapes made copies; dropout not training. Their arguments
-/// must say so (a copy's memory format must be known).
+/// `clone`, `lift_fresh_copy`, `copy`, `to`, `contiguous` in the default
+/// memory format, on the CPU; reshapes made copies; dropout not training.
+/// Their arguments must say so (a copy's memory format must be known).
 bool orderKeepingCopy(Operation *op) {
   llvm::StringRef name = atenName(op);
   bool present = false;
@@ -160,7 +161,8 @@ bool orderKeepingCopy(Operation *op) {
   };
   llvm::ArrayRef<std::string> rest =
       llvm::ArrayRef(args->positional).drop_front();
-  if (name == "_to_copy" || name == "clone" || name == "contiguous")
+  if (name == "_to_copy" || name == "clone" || name == "contiguous" ||
+      name == "lift_fresh_copy")
     return rest.empty() && keywordsKeepOrder();
   if (name == "copy") // (self, src[, non_blocking])
     return !rest.empty() && rest[0] == "T" && rest.size() <= 2 &&

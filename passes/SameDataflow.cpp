@@ -130,6 +130,9 @@ private:
   /// Original ops already matched, by key: a recomputed op (`coreai.recompute`,
   /// Recompute.h) repeats one of them.
   llvm::StringMap<SmallVector<Operation *, 1>> matched;
+  /// Original ops a recomputed op repeats: the plan may compute them only
+  /// where they are read (Recompute.h erases the original chain).
+  llvm::DenseSet<Operation *> repeatedByClone;
   /// No op of the original writes into an operand: a value is one content
   /// for its whole life, so an op computing it again computes the same.
   bool valuesAreImmutable = true;
@@ -288,6 +291,7 @@ std::optional<std::string> DataflowMatcher::matchOp(Operation *op,
           for (auto [a, b] :
                llvm::zip(op->getResults(), candidate->getResults()))
             counterpart[a] = b;
+          repeatedByClone.insert(candidate);
           return std::nullopt;
         }
     }
@@ -397,10 +401,10 @@ std::optional<std::string> DataflowMatcher::run() {
       return difference;
   }
   for (auto &bucket : unmatched)
-    if (!bucket.second.empty())
-      return llvm::formatv("the original's {0} is missing",
-                           describe(bucket.second.front()))
-          .str();
+    for (Operation *op : bucket.second)
+      if (!repeatedByClone.contains(op))
+        return llvm::formatv("the original's {0} is missing", describe(op))
+            .str();
   Operation *originalTerminator = &original.getBody().front().back();
   if (!originalTerminator->hasTrait<OpTrait::IsTerminator>())
     originalTerminator = nullptr;

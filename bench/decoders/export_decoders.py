@@ -92,6 +92,34 @@ FAMILIES = {
                                       rope_type="proportional"),
                   sliding_attention=dict(rope_theta=10000.0,
                                          rope_type="default"))),
+    # Issue 38's families: last-token prefill (logits_to_keep=1), S = 1,
+    # 32 and 128. Gemma-3-1B's layer pattern: 5 sliding + 1 full, x4, +2.
+    "gemma3-1b": dict(
+        cls="gemma3", hidden_size=1152, intermediate_size=6912,
+        num_hidden_layers=26, num_attention_heads=4, num_key_value_heads=1,
+        head_dim=256, vocab_size=262144, max_position_embeddings=32768,
+        rms_norm_eps=1e-6, tie_word_embeddings=True, sliding_window=512,
+        query_pre_attn_scalar=256,
+        layer_types=(["sliding_attention"] * 5 + ["full_attention"]) * 4
+        + ["sliding_attention"] * 2,
+        rope=dict(full_attention=dict(rope_type="default",
+                                      rope_theta=1000000.0),
+                  sliding_attention=dict(rope_type="default",
+                                         rope_theta=10000.0))),
+    "phi3-mini": dict(
+        cls="phi3", hidden_size=3072, intermediate_size=8192,
+        num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
+        vocab_size=32064, max_position_embeddings=4096, rms_norm_eps=1e-5,
+        tie_word_embeddings=False,
+        rope=dict(rope_type="default", rope_theta=10000.0)),
+    # A family the issue does not name: OLMo-2 (allenai/OLMo-2-0425-1B's
+    # shapes; q/k norms over the whole projection, post-norm blocks).
+    "olmo2-1b": dict(
+        cls="olmo2", hidden_size=2048, intermediate_size=8192,
+        num_hidden_layers=16, num_attention_heads=16, num_key_value_heads=16,
+        vocab_size=100352, max_position_embeddings=4096, rms_norm_eps=1e-6,
+        tie_word_embeddings=False,
+        rope=dict(rope_type="default", rope_theta=500000.0)),
     "qwen3-vl-2b-text": dict(
         cls="qwen3", hidden_size=2048, intermediate_size=6144,
         num_hidden_layers=28, num_attention_heads=16, num_key_value_heads=8,
@@ -103,7 +131,10 @@ FAMILIES = {
 INDUCTOR_ONLY = {"gemma4-e2b": (64, 32, 16, 1), "qwen3-vl-2b-text": (64, 1)}
 CLASSES = {"llama": ("LlamaConfig", "LlamaForCausalLM"),
            "qwen3": ("Qwen3Config", "Qwen3ForCausalLM"),
-           "gemma4": ("Gemma4TextConfig", "Gemma4ForCausalLM")}
+           "gemma4": ("Gemma4TextConfig", "Gemma4ForCausalLM"),
+           "gemma3": ("Gemma3TextConfig", "Gemma3ForCausalLM"),
+           "phi3": ("Phi3Config", "Phi3ForCausalLM"),
+           "olmo2": ("Olmo2Config", "Olmo2ForCausalLM")}
 # Tiny versions for tests: the family's structure (rope kind, GQA, Qwen3's
 # head_dim != hidden / heads and q/k norms) at hidden 64, 2 layers, f32.
 TINY = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
@@ -114,6 +145,12 @@ TINY_NAMES = {"llama3.2-1b": "llama3.2-tiny", "smollm2-360m": "smollm2-tiny",
 ATTENTIONS = ("eager", "sdpa")
 FULL_S = (1, 32)
 TINY_S = (1, 8)
+# Kernel choices (issue 38): the families and attention forms measured
+# side by side with Inductor, with last-token prefill at these S.
+LAST_TOKEN = {"llama3.2-1b": ("eager",), "qwen3-0.6b": ("eager", "sdpa"),
+              "phi3-mini": ("eager",), "gemma3-1b": ("eager",),
+              "olmo2-1b": ("eager",)}
+LAST_TOKEN_S = (32, 128)
 
 
 def spec_of(family, tiny):
@@ -125,16 +162,46 @@ def spec_of(family, tiny):
     return spec
 
 
+def last_token(job):
+    """Whether the job's prefill returns only the last position's logits
+    (`logits_to_keep=1`, as `generate` does)."""
+    return job.get("logits") == "last"
+
+
 def archive_name(job, form):
     fam = TINY_NAMES[job["family"]] if job["tiny"] else job["family"]
     dtype = "f32" if job["tiny"] else "f16"
-    return f"{fam}.{dtype}.{job['attn']}.s{job['S']}.{form}.pt2"
+    last = ".last" if last_token(job) else ""
+    return f"{fam}.{dtype}.{job['attn']}.s{job['S']}{last}.{form}.pt2"
 
 
 def job_id(job):
     size = "tiny" if job["tiny"] else "full"
     mp = "" if job["kind"] == "export" else f".mp{int(job['mp'])}"
-    return f"{job['kind']}.{size}.{job['family']}.{job['attn']}.s{job['S']}{mp}"
+    last = ".last" if last_token(job) else ""
+    return (f"{job['kind']}.{size}.{job['family']}.{job['attn']}"
+            f".s{job['S']}{last}{mp}")
+
+
+def kernel_choice_jobs():
+    """Issue 38's jobs, last-token prefill first: exports, then Inductor
+    with memory_planning on the same programs; then full-sequence logits
+    at the same S and decode (S = 1, where the logits are one row anyway)."""
+    forms = [(s, "last") for s in LAST_TOKEN_S]
+    forms += [(s, "all") for s in (1,) + LAST_TOKEN_S]
+    jobs = []
+    for kind in ("export", "inductor"):
+        for s, logits in forms:
+            for fam, attns in LAST_TOKEN.items():
+                for attn in attns:
+                    job = dict(kind=kind, tiny=False, family=fam, attn=attn,
+                               S=s)
+                    if logits == "last":
+                        job["logits"] = "last"
+                    if kind == "inductor":
+                        job["mp"] = True
+                    jobs.append(job)
+    return jobs
 
 
 def all_jobs():
@@ -167,7 +234,8 @@ def all_jobs():
             for mp in (True, False):
                 jobs.append(dict(kind="inductor", tiny=True, family=fam,
                                  attn=attn, S=8, mp=mp))
-    return jobs
+    seen = {job_id(j) for j in jobs}
+    return jobs + [j for j in kernel_choice_jobs() if job_id(j) not in seen]
 
 
 # ---------------------------------------------------------------- the model
@@ -219,6 +287,29 @@ def make_model(spec, attn, dtype, device):
     got = model.config._attn_implementation
     assert got == attn, f"attention {got}, asked {attn}"
     return model
+
+
+def keep_last_logits(model):
+    """transformers' ExecuTorch wrapper calls the model without
+    `logits_to_keep`; this makes 1 its default on this instance (the class
+    is swapped, so parameter and buffer names stay as they are)."""
+    base = type(model)
+
+    class LastTokenLogits(base):
+        def forward(self, *args, **kwargs):
+            kwargs.setdefault("logits_to_keep", 1)
+            return base.forward(self, *args, **kwargs)
+
+    LastTokenLogits.__name__ = base.__name__
+    model.__class__ = LastTokenLogits
+    return model
+
+
+def build_device():
+    """Full-width models are built where it is fast: on the GPU when there
+    is one, else on the CPU (f16 random init is slower there, not wrong)."""
+    import torch
+    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def make_wrapper(model, device):
@@ -309,9 +400,11 @@ def run_export(job, out):
     import torch
     spec = spec_of(job["family"], job["tiny"])
     dtype = torch.float32 if job["tiny"] else torch.float16
-    build = "cpu" if job["tiny"] else "cuda"
+    build = "cpu" if job["tiny"] else build_device()
     t0 = time.time()
     model = make_model(spec, job["attn"], dtype, build).to("cpu")
+    if last_token(job):
+        keep_last_logits(model)
     wrapper = make_wrapper(model, "cpu")
     kwargs = inputs(spec, job["S"], "cpu")
     t1 = time.time()
@@ -387,6 +480,8 @@ def run_inductor(job, out):
     spec = spec_of(job["family"], job["tiny"])
     dtype = torch.float32 if job["tiny"] else torch.float16
     model = make_model(spec, job["attn"], dtype, "cuda")
+    if last_token(job):
+        keep_last_logits(model)
     wrapper = make_wrapper(model, "cuda")
     kwargs = inputs(spec, job["S"], "cuda")
     torch._dynamo.reset()

@@ -19,18 +19,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "decoders"))
 import export_decoders as ed  # noqa: E402
 
-ed.FAMILIES["gemma3-1b"] = dict(
-    cls="gemma3", hidden_size=1152, intermediate_size=6912,
-    num_hidden_layers=26, num_attention_heads=4, num_key_value_heads=1,
-    head_dim=256, vocab_size=262144, max_position_embeddings=32768,
-    rms_norm_eps=1e-6, tie_word_embeddings=True, sliding_window=512,
-    query_pre_attn_scalar=256,
-    layer_types=(["sliding_attention"] * 5 + ["full_attention"]) * 4
-    + ["sliding_attention"] * 2,
-    rope=dict(full_attention=dict(rope_type="default", rope_theta=1000000.0),
-              sliding_attention=dict(rope_type="default",
-                                     rope_theta=10000.0)))
-ed.CLASSES["gemma3"] = ("Gemma3TextConfig", "Gemma3ForCausalLM")
+# The Gemma-3-1B shapes are export_decoders.FAMILIES["gemma3-1b"].
 
 
 def save(program, out, name):

@@ -35,10 +35,11 @@ static bool fromJSON(const json::Value &value, RecomputeRules &rules,
   if (!(o && o.map("roles", rules.roles) && o.map("max_ops", rules.maxOps)))
     return false;
   for (const std::string &role : rules.roles)
-    if (!llvm::is_contained({"fill", "elementwise", "cast", "view"},
+    if (!llvm::is_contained({"fill", "elementwise", "cast", "view",
+                             "outer_product", "concat"},
                             llvm::StringRef(role))) {
       path.field("roles").report("unknown role (known: fill, elementwise, "
-                                 "cast, view)");
+                                 "cast, view, outer_product, concat)");
       return false;
     }
   if (rules.maxOps < 1) {

@@ -23,7 +23,9 @@ namespace coreai {
 /// chains of ops of these fusion roles, from function arguments only, of at
 /// most `maxOps` ops.
 struct RecomputeRules {
-  std::vector<std::string> roles; ///< fill, elementwise, cast, view
+  /// fill, elementwise, cast, view (fusion roles); outer_product (a
+  /// matrix product over a contracted dimension of one) and concat.
+  std::vector<std::string> roles;
   int64_t maxOps = 0;
   bool enabled() const { return !roles.empty() && maxOps > 0; }
 };

@@ -203,6 +203,10 @@ for op in ("bitwise_and", "bitwise_or", "bitwise_xor"):
            Form(op + ".Tensor", B, B),
            Form(op + ".Scalar", I, 0x5A),
            Form(op + ".Scalar_Tensor", 0x5A, I))
+for op in ("__and__", "__or__", "__xor__"):  # Python's operators
+    sample(Form(op + ".Tensor", I, I),
+           Form(op + ".Tensor", B, B),
+           Form(op + ".Scalar", I, 0x5A))
 
 # Copies. copy: src of self's shape, broadcast, another dtype.
 sample(Form("copy.default", X, X),
@@ -233,6 +237,7 @@ sample(Form("clone.default", X),
        Form("clone.default", NCHW, memory_format=torch.contiguous_format),
        Form("clone.default", NCHW, memory_format=torch.channels_last, moves=True),
        Form("clone.default", NCDHW, memory_format=torch.channels_last_3d, moves=True))
+sample(Form("lift_fresh_copy.default", X))
 
 # Reshapes (a view of a contiguous operand; only one keeping the shape has
 # an operand of the result's type), contiguous.
