@@ -11,6 +11,7 @@
 #include "Effects.h"
 #include "Kernels.h"
 #include "OpClasses.h"
+#include "Recompute.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Passes/Fusion.h"
@@ -67,7 +68,8 @@ public:
     for (Operation &op : func.getBody().front()) {
       position[&op] = ops.size();
       ops.push_back(&op);
-      roles.push_back(fusionRoleOf(&op));
+      roles.push_back(isPointwiseWhenRecomputed(&op) ? FusionRole::Elementwise
+                                                     : fusionRoleOf(&op));
       setOf.push_back(ops.size() - 1);
       sets.push_back(Set{{unsigned(ops.size() - 1)}, false});
     }

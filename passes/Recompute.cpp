@@ -219,6 +219,13 @@ int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules) {
   return index;
 }
 
+bool isPointwiseWhenRecomputed(Operation *op) {
+  if (!op->hasAttr(attr::recompute))
+    return false;
+  llvm::StringRef kind = recomputeKindOf(op);
+  return kind == "outer_product" || kind == "concat";
+}
+
 namespace {
 
 /// An op's attributes without the plan's annotations: what it computes.

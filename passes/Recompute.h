@@ -30,6 +30,14 @@ namespace coreai {
 /// repeat it). Returns the chains cloned.
 int64_t recomputeChains(mlir::func::FuncOp func, const RecomputeRules &rules);
 
+/// Whether `op` is a recomputed outer product or concat (a clone carrying
+/// `coreai.recompute`): a kernel that computes it again computes each
+/// element from its indices (inv_freq[i] * position[j], the concatenated
+/// source's element), so fusion takes it into its reader's kernel as a
+/// pointwise op. The op computed once, as the graph has it, keeps its own
+/// role (a matrix product, a copy).
+bool isPointwiseWhenRecomputed(mlir::Operation *op);
+
 /// What the clones of `func` (`coreai.recompute`) compute again: chains,
 /// ops, and the elements their results hold (views count none).
 PlannedEntry::Recomputed recomputedIn(mlir::func::FuncOp func);
