@@ -122,6 +122,9 @@ class FusedExecution(engine.Execution):
         measured = []
         for op in step.ops:
             self.check_fused_reads(op, op.operands)
+            if groups.is_view(op) or not op.results:  # allocates nothing: not worth a snapshot of the allocator
+                self.step(op, env)
+                continue
             _, allocated = self.allocator.measure(lambda: self.step(op, env))
             measured.append(allocated)
         return {"first": step.first, "ops": len(step.ops), "kernel": step.kernel, "compiled": False,
@@ -234,7 +237,8 @@ class FusedExecution(engine.Execution):
 
 
 def merge(measured):
-    """The measurements of a step's ops together (None off CUDA)."""
+    """The measurements of a step's ops together (None off CUDA, or where
+    the step has only views and checks)."""
     if not measured or any(m is None for m in measured):
         return None
     total = {key: sum(m[key] for m in measured) for key in measured[0]}

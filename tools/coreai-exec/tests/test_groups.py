@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 import unittest
+from unittest import mock
 from contextlib import redirect_stderr, redirect_stdout
 
 import torch
@@ -87,6 +88,27 @@ class Measurement(unittest.TestCase):
         measured = allocations.replay(events, [0x1000 + 16])
         self.assertEqual(measured, {"extra_peak": 2048, "extra_total": 3584, "extra_blocks": 3, "kept": 2048,
                                     "results": 512})
+
+    def test_history_of_one_call_on_cuda(self):
+        """The CUDA path's wiring, the allocator mocked: history cleared and
+        started before the call, read and stopped after it, the returned
+        tensors' blocks taken as results."""
+        result = torch.zeros(4)
+        events = [{"action": "alloc", "addr": 64, "size": 1024},
+                  {"action": "free_completed", "addr": 64, "size": 1024},
+                  {"action": "alloc", "addr": result.data_ptr(), "size": 512}]
+        calls = []
+        memory = mock.Mock()
+        memory._record_memory_history.side_effect = lambda enabled, **kw: calls.append((enabled, kw))
+        memory._snapshot.return_value = {"device_traces": [[], events]}
+        with mock.patch.object(torch.cuda, "synchronize"), mock.patch.object(torch.cuda, "memory", memory):
+            history = allocations.AllocatorHistory(torch.device("cuda", 1))
+            returned, measured = history.measure(lambda: (result,))
+        self.assertIs(returned[0], result)
+        self.assertEqual(measured, {"extra_peak": 1024, "extra_total": 1024, "extra_blocks": 1, "kept": 0,
+                                    "results": 512})
+        self.assertEqual([c[0] for c in calls], ["all", None])
+        self.assertTrue(calls[0][1]["clear_history"])
 
     def test_no_history_off_cuda(self):
         history = allocations.AllocatorHistory(torch.device("cpu"))
