@@ -17,7 +17,8 @@ compilations and memory end with it, writing DIR/NAME.json (default
 F/results) and NAME.log; a run that exceeds --timeout is recorded as such.
 `report` (anywhere) writes DIR/summary.json and a markdown table: per graph
 and S the heap, the model's workspace, the compiled groups (distinct
-compilations), the groups Inductor split into several kernels, the groups
+compilations), the groups Inductor split into several launches (its
+generated kernels and library calls such as a matrix product), the groups
 whose kernels allocated beyond their results, and the largest such
 allocation against the model's workspace of that step. `--small` plans the
 tiny graphs instead, so the whole chain runs on a CPU in about a minute
@@ -129,6 +130,13 @@ def run(args):
     return 1 if status else 0
 
 
+def launches(step):
+    """Kernels one compiled group runs: Inductor's generated ones and library
+    calls (a matrix product, an attention kernel); above one, the values
+    between them went through memory."""
+    return step["generated_kernels"] + sum(step.get("library_calls", {}).values())
+
+
 def summarise(entry, report):
     """One row of the table from a run's JSON."""
     row = {"name": entry["name"], "what": entry["what"], "entry": entry["entry"], "seq_len": entry["seq_len"],
@@ -144,7 +152,9 @@ def summarise(entry, report):
                model_workspace_steps=sum(1 for s in steps if s["model_workspace"]),
                steps=len(steps), compiled_groups=len(compiled),
                distinct_compilations=sum(1 for s in compiled if s["compiled_now"]),
-               split_groups=sum(1 for s in compiled if s["generated_kernels"] > 1),
+               split_groups=sum(1 for s in compiled if launches(s) > 1),
+               attention_library_calls=sum(n for s in compiled for name, n in s.get("library_calls", {}).items()
+                                           if "attention" in name),
                largest_group_difference=record.get("largest_group_difference"),
                largest_scaled_difference=record.get("largest_scaled_difference"),
                measured=bool(measured))

@@ -25,6 +25,7 @@ those bytes is changed. On CUDA every step's call is measured with the
 allocator's history (allocations.py); elsewhere the measurement is None.
 """
 
+import re
 import time
 
 import torch
@@ -34,11 +35,27 @@ from .engine import InputError, PlanError
 
 
 class Compiled:
-    """One compiled group function and what its compilation said."""
+    """One compiled group function and what its compilation said: the
+    kernels Inductor generated for it, and the library calls (`extern_kernels.mm`,
+    `torch.ops.aten._scaled_dot_product_flash_attention`, ...) in its output code."""
 
-    def __init__(self, function, seconds, generated_kernels):
+    def __init__(self, function, seconds, generated_kernels, library_calls):
         self.function, self.seconds, self.generated_kernels = function, seconds, generated_kernels
+        self.library_calls = library_calls
         self.uses = 0
+
+
+# A library call in Inductor's output code: what runs outside its generated kernels.
+LIBRARY_CALL = re.compile(r"\b(extern_kernels\.\w+|torch\.ops\.aten\.\w+(?:\.\w+)?)\(")
+
+
+def library_calls(codes):
+    """{name: count} of the library calls in the output code of one compilation."""
+    found = {}
+    for code in codes:
+        for name in LIBRARY_CALL.findall(code):
+            found[name] = found.get(name, 0) + 1
+    return found
 
 
 class GroupCompiler:
@@ -60,10 +77,12 @@ class GroupCompiler:
             return compiled, False
         from torch._inductor import metrics
         function = torch.compile(graph.module, backend="inductor", fullgraph=True, dynamic=False)
+        from torch._inductor.utils import run_and_get_code
         before = metrics.generated_kernel_count
         started = time.time()
-        function(*tensors)  # compiles; the graph is functional, so its inputs are only read
-        compiled = Compiled(function, time.time() - started, metrics.generated_kernel_count - before)
+        _, codes = run_and_get_code(function, *tensors)  # compiles; the graph is functional: inputs only read
+        compiled = Compiled(function, time.time() - started, metrics.generated_kernel_count - before,
+                            library_calls(codes))
         compiled.uses = 1
         self.cache[key] = compiled
         return compiled, True
@@ -158,7 +177,7 @@ class FusedExecution(engine.Execution):
                 "op": step.ops[-1].name, "line": step.ops[-1].line, "computing_ops": len(step.computing_ops),
                 "inputs": len(graph.inputs), "results": len(graph.outputs), "compiled_now": compiled_now,
                 "compile_seconds": round(compiled.seconds, 3) if compiled_now else 0.0,
-                "generated_kernels": compiled.generated_kernels,
+                "generated_kernels": compiled.generated_kernels, "library_calls": compiled.library_calls,
                 "fused_values": sum(op.placement(j).kind == "fused" for op in step.ops for j in range(len(op.results))
                                     if not groups.is_view(op)),
                 "group_difference": group_difference, "measured": measured}

@@ -76,6 +76,16 @@ class Groups(unittest.TestCase):
         self.assertNotEqual(first.key([x]), first.key([torch.randn(5)[1:]]))
 
 
+class LibraryCalls(unittest.TestCase):
+    def test_calls_outside_generated_kernels_are_counted(self):
+        from coreai_exec.fused import library_calls
+        code = ("def call(args):\n    extern_kernels.bmm(arg0_1, arg1_1, out=buf0)\n"
+                "    buf1 = torch.ops.aten._scaled_dot_product_flash_attention.default(q, k, v)\n"
+                "    extern_kernels.bmm(buf2, arg1_1, out=buf3)\n    triton_poi_fused_add_0.run(buf3)\n")
+        self.assertEqual(library_calls([code]), {"extern_kernels.bmm": 2,
+                                                 "torch.ops.aten._scaled_dot_product_flash_attention.default": 1})
+
+
 class Measurement(unittest.TestCase):
     def test_replay_separates_results_from_what_kernels_take(self):
         events = [{"action": "alloc", "addr": 0x1000, "size": 512},  # an inner value
