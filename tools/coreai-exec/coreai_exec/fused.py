@@ -154,7 +154,16 @@ class FusedExecution(engine.Execution):
         for op in step.ops:
             self.check_fused_reads(op, op.operands)
         tensors = [env[name] for name in graph.inputs]
-        compiled, compiled_now = self.compiler.get(graph, tensors)
+        for op in step.ops:  # indices from outside checked as the op-by-op run checks them
+            if op.results and all(name in env for name in op.operands):
+                aten.check_indices(op.name[len("torch.aten."):],
+                                   self.call_arguments(op, [env[name] for name in op.operands])[0])
+        try:
+            compiled, compiled_now = self.compiler.get(graph, tensors)
+        except Exception as e:  # the compiler's failure, not the plan's
+            raise InputError("torch.compile could not compile kernel %s (%d ops, ending at %s): %s: %s"
+                             % (step.kernel, len(step.ops), step.ops[-1].position, type(e).__name__,
+                                str(e).strip().splitlines()[0] if str(e).strip() else ""))
         results, measured = self.allocator.measure(lambda: compiled.function(*tensors))
         group_difference = self.check_numerics(step, graph, tensors, results)
         produced = {(id(op), j): value for (op, j), value in zip(graph.outputs, results)}
