@@ -35,6 +35,9 @@ def parse_arguments(argv):
                              "a fused kernel's result over an input it reads later; a value read outside its "
                              "kernel marked as kept inside it; a kernel's workspace moved onto a value live across "
                              "its op)")
+    parser.add_argument("--fused", action="store_true",
+                        help="compile each kernel group of two or more ops as one function (torch.compile, Inductor) "
+                             "and compare within a tolerance where one ran (docs/EXECUTOR.md, 'Fused mode')")
     parser.add_argument("--no-deterministic", action="store_true",
                         help="do not ask torch for deterministic kernels")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")
@@ -54,7 +57,11 @@ def main(argv=None):
     if not args.no_deterministic:
         torch.use_deterministic_algorithms(True, warn_only=True)
     records, status = [], 0
+    compiler = None
     try:
+        if args.fused:
+            from .fused import GroupCompiler
+            compiler = GroupCompiler()
         original = mlir.parse_file(args.original)
         references = {}
         inputs = Inputs(engine.concrete_device(args.device), seed=args.seed, scale=args.scale,
@@ -66,11 +73,11 @@ def main(argv=None):
                 functions = [f for f in functions if f.name in args.function]
             for function in functions:
                 record = run_function(function, planned, original, args, references, inputs,
-                                      engine, compare, corrupt, vocabulary_of, torch)
+                                      engine, compare, corrupt, vocabulary_of, torch, compiler)
                 record["file"] = os.path.basename(path)
                 records.append(record)
                 print(summary(record), flush=True)
-                if record["status"] != "identical":
+                if record["status"] not in ("identical", "close"):
                     status = 2
         if not records:
             raise engine.InputError("no planned function to run (--function %s)" % ", ".join(args.function))
@@ -78,8 +85,10 @@ def main(argv=None):
         print("error: %s" % e, file=sys.stderr)
         status = 1
     if args.json:
-        text = json.dumps({"torch": torch.__version__, "device": args.device, "functions": records,
-                           "exit": status}, indent=2, sort_keys=True)
+        report = {"torch": torch.__version__, "device": args.device, "functions": records, "exit": status}
+        if compiler is not None:
+            report["compiler"] = compiler.summary()
+        text = json.dumps(report, indent=2, sort_keys=True)
         if args.json == "-":
             print(text)
         else:
@@ -90,7 +99,7 @@ def main(argv=None):
 
 
 def run_function(function, planned, original, args, references, inputs,
-                 engine, compare, corrupt, vocabulary_of, torch):
+                 engine, compare, corrupt, vocabulary_of, torch, compiler=None):
     entry = function.attrs.get("coreai.entry", function.name)
     seq_len = engine.sequence_length(function)
     plan = function.attrs.get("coreai.plan")  # a Plan: the reader refuses the old dictionary
@@ -122,33 +131,47 @@ def run_function(function, planned, original, args, references, inputs,
     if args.corrupt:
         record["corrupted"] = corrupt(function, args.corrupt)
     started = time.time()
-    execution = engine.Execution(function, engine.symbols_of(planned, seq_len), inputs, args.device,
-                                 planned=True, vocab=vocab)
+    symbols = engine.symbols_of(planned, seq_len)
+    if compiler is not None:
+        from .fused import FusedExecution
+        execution = FusedExecution(function, symbols, inputs, args.device, compiler, vocab=vocab)
+    else:
+        execution = engine.Execution(function, symbols, inputs, args.device, planned=True, vocab=vocab)
     try:
         got_results, got_states = execution.run(heap_size=plan["heap"])
     except engine.PlanError as e:
-        record.update(status="failed", message=str(e), stats=execution.stats.as_dict())
+        status = "mismatch" if getattr(e, "numerics", False) else "failed"
+        record.update(status=status, message=str(e), stats=execution.stats.as_dict())
         return record
     record["planned_seconds"] = round(time.time() - started, 3)
     record["stats"] = execution.stats.as_dict()
     record["results"], record["states"] = len(got_results), len(got_states)
+    # Compiled groups reorder arithmetic: their runs are compared within the
+    # dtype's tolerance (compare.TOLERANCES); every other run bit for bit.
+    tolerant = compiler is not None and execution.stats.compiled_groups > 0
+    if compiler is not None:
+        record["steps"] = execution.step_records
+    pairs = []
     compared = [p for p in range(len(got_results)) if p not in added_state_updates(function, source)]
     for position, want in zip(compared, want_results):
-        got = got_results[position]
         kind = function.result_attrs[position].get("coreai.kind", "result")
-        diff = compare.first_difference(got, want)
+        what = "result %d (%s%s)" % (position, kind, ": " + function.result_attrs[position]["coreai.name"]
+                                     if "coreai.name" in function.result_attrs[position] else "")
+        pairs.append((what, got_results[position], want))
+    pairs += [("final state %s" % name, got_states[name], want_states[name]) for name in sorted(want_states)]
+    largest = 0.0
+    for what, got, want in pairs:
+        diff = compare.close_difference(got, want) if tolerant else compare.first_difference(got, want)
         if diff:
-            what = "result %d (%s%s)" % (position, kind, ": " + function.result_attrs[position]["coreai.name"]
-                                         if "coreai.name" in function.result_attrs[position] else "")
-            record.update(status="mismatch", message=compare.describe(what, diff), difference=diff)
+            describe = compare.describe_close if tolerant else compare.describe
+            record.update(status="mismatch", message=describe(what, diff), difference=diff)
             return record
-    for name in sorted(want_states):
-        diff = compare.first_difference(got_states[name], want_states[name])
-        if diff:
-            record.update(status="mismatch", message=compare.describe("final state %s" % name, diff),
-                          difference=diff)
-            return record
-    record["status"] = "identical"
+        if tolerant:
+            largest = max(largest, compare.scaled_difference(got, want))
+    record["status"] = "close" if largest else "identical"
+    if tolerant:
+        record["largest_scaled_difference"] = largest
+        record["largest_group_difference"] = max(execution.group_differences, default=0.0)
     return record
 
 
@@ -200,8 +223,21 @@ def summary(record):
                                     stats["output_placed"], stats["state_placed"], stats["borrowed"]))
     if record.get("unplanned_nonfinite"):
         head += " [the unplanned run's results hold %d NaN/inf values]" % record["unplanned_nonfinite"]
+    if stats and "compiled_groups" in stats:
+        steps = record.get("steps", [])
+        measured = [s["measured"] for s in steps if s.get("measured")]
+        head += ", fused mode: %d compiled groups (%d ops; %d compiled now), %d results copied into their slots" % (
+            stats["compiled_groups"], stats["compiled_ops"], sum(1 for s in steps if s.get("compiled_now")),
+            stats["compiled_copies"])
+        head += (", kernels' extra allocation: %d B at most in a step" % max(m["extra_peak"] for m in measured)
+                 if measured else ", kernels' extra allocation: not measured (no CUDA allocator history)")
     if record["status"] == "identical":
         return head + ": bit-identical (%d results, %d states)" % (record["results"], record["states"])
+    if record["status"] == "close":
+        return head + (": within tolerance (%d results, %d states; each compiled group within %.2g of its ops run one"
+                       " by one, the results within %.2g of the unplanned eager run, as fractions of each tensor's"
+                       " largest magnitude)" % (record["results"], record["states"], record["largest_group_difference"],
+                                               record["largest_scaled_difference"]))
     if record["status"] == "mismatch":
         return head + ": MISMATCH: " + record["message"]
     return head + ": FAILED: " + record["message"]

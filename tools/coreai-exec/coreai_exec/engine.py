@@ -244,14 +244,9 @@ class Execution:
             self.heap = self.region("the arena", heap_size)
         env = {}
         self.arguments(env)
-        last_use = {}
+        last_use = self.last_uses()
         # Arguments stay bound whatever their names: states are read back at the end.
         arguments = {argument.name for argument in function.arguments}
-        for index, op in enumerate(function.ops):
-            for name in op.operands:
-                last_use[name] = index
-        for name in function.returned:
-            last_use[name] = len(function.ops)
         kernel = None  # the fused kernel running
         steps = self.workspace_steps() if self.planned else {}
         for index, op in enumerate(function.ops):
@@ -276,6 +271,12 @@ class Execution:
             for name in op.operands:
                 if last_use.get(name) == index and name in env and name not in arguments:
                     del env[name]
+        return self.finish(env)
+
+    def finish(self, env):
+        """After the last op: the returned values and each state's final
+        contents, the planned storages' guards checked."""
+        function = self.function
         if self.planned:
             self.end_kernel()
             self.check_fused_reads(None, function.returned)
@@ -433,6 +434,26 @@ class Execution:
         keyword = {k: aten.resolve(pyargs.fill_tensors(v, feed), self.device) for k, v in keyword.items()}
         return positional, keyword
 
+    def last_uses(self):
+        """The index of the last op reading each value (past the end: returned)."""
+        last_use = {}
+        for index, op in enumerate(self.function.ops):
+            for name in op.operands:
+                last_use[name] = index
+        for name in self.function.returned:
+            last_use[name] = len(self.function.ops)
+        return last_use
+
+    def result_types(self, op):
+        """(dtype, shape) of each result of `op`, its symbolic shapes bound."""
+        types = []
+        sym_shapes = op.attrs.get("coreai.sym_shapes") or [None] * len(op.results)
+        for j, ty in enumerate(op.result_types):
+            shape = concrete_shape(ty, sym_shapes[j] if j < len(sym_shapes) else None, self.symbols,
+                                   "%s (%s)" % (op.results[j], op.position))
+            types.append((aten.dtype_of(ty.element), shape))
+        return types
+
     def step(self, op, env):
         if not op.name.startswith("torch.aten."):
             raise aten.UnsupportedOp("%s at %s: only torch.aten ops run" % (op.name, op.position))
@@ -448,12 +469,7 @@ class Execution:
         if not op.results:
             kernel.call(positional, keyword)
             return
-        types = []
-        sym_shapes = op.attrs.get("coreai.sym_shapes") or [None] * len(op.results)
-        for j, ty in enumerate(op.result_types):
-            shape = concrete_shape(ty, sym_shapes[j] if j < len(sym_shapes) else None, self.symbols,
-                                   "%s (%s)" % (op.results[j], op.position))
-            types.append((aten.dtype_of(ty.element), shape))
+        types = self.result_types(op)
         if opfacts.writes_self(name, op.attrs.get("coreai.overload", "default")):
             # An in-place op of a graph as written (the original of a
             # functionalised plan), run eagerly: the kernel writes `self`,
