@@ -301,16 +301,25 @@ FailureOr<bool> tryReorder(func::FuncOp func,
   return false;
 }
 
+/// Groups of chains tried one by one past this many: all or none.
+constexpr unsigned maxRecomputeGroupTrials = 8;
+
 /// Cheap chains computed again at each reader (Recompute.h) where that
-/// lowers the heap: the function planned both ways on clones (kernels,
-/// liveness, packing, reorder), and the chains cloned in `func` only when
-/// the heap with them is smaller.
+/// lowers the heap, with the least extra work that gives that heap: the
+/// function is planned on clones (kernels, liveness, packing, reorder)
+/// keeping every value, with every group of chains recomputed, then with
+/// each group left out in turn, dropped for good where the heap is no
+/// larger without it (a RoPE table cloned in front of every layer may cost
+/// more at the attention than it saves at the MLP, where a mask saves).
+/// The groups left are cloned in `func` when their heap is below the kept
+/// one.
 LogicalResult recomputeWhereSmaller(func::FuncOp func,
                                     const FunctionPlanOptions &options) {
   if (!options.recomputeRules || !options.recomputeRules->enabled())
     return success();
-  OwningOpRef<func::FuncOp> withClones = func.clone();
-  if (recomputeChains(*withClones, *options.recomputeRules) == 0)
+  const RecomputeRules &rules = *options.recomputeRules;
+  unsigned groups = recomputeGroups(func, rules);
+  if (groups == 0)
     return success();
   // Each trial takes a quarter of the function's budget, on its own
   // deadline: the plan itself still gets the whole of it.
@@ -318,13 +327,34 @@ LogicalResult recomputeWhereSmaller(func::FuncOp func,
   quiet.solve = quietly(options.solve);
   quiet.solve.deadline.reset();
   quiet.solve.timeLimitMs = options.solve.timeLimitMs / 4;
-  OwningOpRef<func::FuncOp> kept = func.clone();
-  FailureOr<int64_t> keptHeap = planHeap(*kept, quiet);
-  FailureOr<int64_t> recomputedHeap = planHeap(*withClones, quiet);
-  if (mlir::failed(keptHeap) || mlir::failed(recomputedHeap))
+  auto heapWith = [&](const llvm::SmallBitVector &taken) -> FailureOr<int64_t> {
+    OwningOpRef<func::FuncOp> trial = func.clone();
+    if (taken.any())
+      recomputeChains(*trial, rules, &taken);
+    return planHeap(*trial, quiet);
+  };
+  FailureOr<int64_t> keptHeap = heapWith(llvm::SmallBitVector(groups, false));
+  llvm::SmallBitVector taken(groups, true);
+  FailureOr<int64_t> heap = heapWith(taken);
+  if (mlir::failed(keptHeap) || mlir::failed(heap))
     return failure();
-  if (*recomputedHeap < *keptHeap)
-    recomputeChains(func, *options.recomputeRules);
+  for (unsigned group = 0; group < groups && groups > 1 &&
+                           groups <= maxRecomputeGroupTrials;
+       ++group) {
+    llvm::SmallBitVector without = taken;
+    without.reset(group);
+    if (without.none())
+      break; // the last group left: kept or not as a whole, below
+    FailureOr<int64_t> trial = heapWith(without);
+    if (mlir::failed(trial))
+      return failure();
+    if (*trial <= *heap) {
+      taken = std::move(without);
+      heap = trial;
+    }
+  }
+  if (*heap < *keptHeap)
+    recomputeChains(func, rules, &taken);
   return success();
 }
 

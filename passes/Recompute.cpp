@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -184,27 +186,73 @@ bool endsChain(Value value, Chains &chains) {
   return true;
 }
 
+/// What a chain computes, as a key: its ops' names in order and its
+/// value's type. Each layer's copy of one table or mask has the same.
+std::string computationOf(llvm::ArrayRef<Operation *> chain, Value value) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  for (Operation *op : chain)
+    os << op->getName() << ' ';
+  os << value.getType();
+  return key;
+}
+
+/// A chain worth cloning: its value, its ops in body order, and its group
+/// (chains computing the same, e.g. each layer's view of one RoPE table).
+struct Candidate {
+  Value value;
+  llvm::SmallVector<Operation *, 8> chain;
+  unsigned group;
+};
+
+/// The candidates of `func` in body order, their groups numbered in order
+/// of first appearance; empty where nothing may be recomputed.
+std::vector<Candidate> candidatesOf(func::FuncOp func,
+                                    const RecomputeRules &rules,
+                                    unsigned &groups) {
+  groups = 0;
+  std::vector<Candidate> candidates;
+  if (!rules.enabled() || func.isDeclaration() || writesSomething(func))
+    return candidates;
+  Chains chains(func, rules);
+  llvm::StringMap<unsigned> groupOf;
+  for (Operation &op : func.getBody().front())
+    for (Value result : op.getResults()) {
+      if (!isa<RankedTensorType>(result.getType()) ||
+          op.hasAttr(attr::recompute) || !endsChain(result, chains))
+        continue;
+      std::optional<llvm::SmallVector<Operation *, 8>> chain =
+          chains.of(result);
+      if (!chain || allViews(*chain)) // views alone take no bytes
+        continue;
+      auto [at, added] =
+          groupOf.try_emplace(computationOf(*chain, result), groupOf.size());
+      candidates.push_back({result, std::move(*chain), at->second});
+    }
+  groups = groupOf.size();
+  return candidates;
+}
+
 } // namespace
 
-int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules) {
-  if (!rules.enabled() || func.isDeclaration() || writesSomething(func))
-    return 0;
-  Chains chains(func, rules);
+unsigned recomputeGroups(func::FuncOp func, const RecomputeRules &rules) {
+  unsigned groups = 0;
+  candidatesOf(func, rules, groups);
+  return groups;
+}
+
+int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules,
+                        const llvm::SmallBitVector *only) {
+  unsigned groups = 0;
   // Candidates first: cloning changes the readers the test looks at.
-  llvm::SmallVector<std::pair<Value, llvm::SmallVector<Operation *, 8>>, 4>
-      candidates;
-  for (Operation &op : func.getBody().front())
-    for (Value result : op.getResults())
-      if (isa<RankedTensorType>(result.getType()) &&
-          !op.hasAttr(attr::recompute) && endsChain(result, chains))
-        if (std::optional<llvm::SmallVector<Operation *, 8>> chain =
-                chains.of(result);
-            chain && !allViews(*chain)) // views alone take no bytes
-          candidates.push_back({result, std::move(*chain)});
+  std::vector<Candidate> candidates = candidatesOf(func, rules, groups);
+  llvm::erase_if(candidates, [&](const Candidate &candidate) {
+    return only && !only->test(candidate.group);
+  });
   MLIRContext *context = func.getContext();
   int64_t index = 0;
   llvm::SetVector<Operation *> originals;
-  for (auto &[value, chain] : candidates) {
+  for (auto &[value, chain, group] : candidates) {
     IntegerAttr id = IntegerAttr::get(IntegerType::get(context, 64), index++);
     for (Operation *reader : readersOf(value)) {
       OpBuilder builder(reader);

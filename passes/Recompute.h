@@ -21,14 +21,24 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 namespace coreai {
 
+/// The groups of chains `func` could recompute: the chains that compute
+/// the same (the same ops in order, one type: each layer's view of one
+/// RoPE table, a mask read by every layer), numbered in body order. 0
+/// where nothing may be recomputed.
+unsigned recomputeGroups(mlir::func::FuncOp func, const RecomputeRules &rules);
+
 /// Clones, in front of each reader, every chain the rules allow whose value
-/// two or more ops read and no longer chain extends; marks the clones and
-/// rewires the readers. Nothing happens in a function with an op that
-/// writes into an operand (a value must be one content for a clone to
-/// repeat it). Returns the chains cloned.
-int64_t recomputeChains(mlir::func::FuncOp func, const RecomputeRules &rules);
+/// two or more ops read and no longer chain extends (those of the groups in
+/// `only`, when given); marks the clones, rewires the readers and erases
+/// the original ops nothing reads any more. Nothing happens in a function
+/// with an op that writes into an operand (a value must be one content for
+/// a clone to repeat it). Returns the chains cloned.
+int64_t recomputeChains(mlir::func::FuncOp func, const RecomputeRules &rules,
+                        const llvm::SmallBitVector *only = nullptr);
 
 /// Whether `op` is a recomputed outer product or concat (a clone carrying
 /// `coreai.recompute`): a kernel that computes it again computes each
