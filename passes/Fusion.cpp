@@ -410,8 +410,10 @@ KernelFormer::matmulAfter(Value value, unsigned depth,
 /// attention runs it (its scores never leave the kernel).
 void KernelFormer::seedAttention(unsigned softmax) {
   llvm::StringRef name = ops[softmax]->getName().getStringRef();
-  if (name != "torch.aten._softmax" && name != "torch.aten.softmax" &&
-      name != "torch.aten._safe_softmax")
+  if ((name != "torch.aten._softmax" && name != "torch.aten.softmax" &&
+       name != "torch.aten._safe_softmax") ||
+      ops[softmax]->getNumOperands() == 0 ||
+      ops[softmax]->getNumResults() == 0) // malformed: no scores to follow
     return;
   constexpr unsigned depth = 8;
   std::vector<unsigned> before, after;

@@ -326,7 +326,7 @@ llvm::SmallVector<unsigned, 2> overwritableOperands(Operation *op) {
       {"index_put", "index_copy", "slice_scatter", "select_scatter", "scatter"},
       name);
   if ((replacesElements || softmaxOverInput(op)) &&
-      op->getOperand(0).getType() == type)
+      op->getNumOperands() > 0 && op->getOperand(0).getType() == type)
     candidates.push_back(0);
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return linalgOverwritable(linalgOp);
