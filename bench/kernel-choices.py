@@ -80,11 +80,14 @@ def plan(build, path, extra):
 
 
 def inductor_figures(files):
-    """Job id -> (scratch bytes, source label)."""
-    figures = {}
+    """Job id -> (scratch bytes, source label); and a line per file saying
+    where its figures come from."""
+    figures, sources = {}, []
     for path in files:
         with open(path) as fp:
             data = json.load(fp)
+        sources.append(f"- `{os.path.relpath(path, ROOT)}`: "
+                       + data.get("source", "export_decoders.py's inductor.json"))
         if "scratch_bytes" in data:  # quoted figures
             for job, value in data["scratch_bytes"].items():
                 figures[job] = (value, "quoted")
@@ -93,7 +96,7 @@ def inductor_figures(files):
         for r in data.get("results", []):
             if r.get("status") == "ok" and "scratch_bytes" in r:
                 figures[r["id"]] = (r["scratch_bytes"], f"measured ({gpu})")
-    return figures
+    return figures, sources
 
 
 def inductor_id(fields):
@@ -143,17 +146,11 @@ def table(rows):
 def main():
     args = parse_arguments()
     files = args.inductor or [os.path.join(LAST_TOKEN, "inductor-quoted.json")]
-    inductor = inductor_figures(files)
+    inductor, sources = inductor_figures(files)
     rows = [row(path, fields, args, inductor) for path, fields in archives()]
     worse = [r for r in rows if r["base_heap"] is not None
              and r["heap"] > r["base_heap"]]
     above = [r for r in rows if r["inductor"] and r["heap"] > r["inductor"]]
-    sources = []
-    for path in files:
-        with open(path) as fp:
-            data = json.load(fp)
-        sources.append(f"- `{os.path.relpath(path, ROOT)}`: "
-                       + data.get("source", "export_decoders.py's inductor.json"))
     prefill_last = [r for r in rows if r["last"] and r["S"] > 1]
     prefill_all = [r for r in rows if not r["last"]]
     decode = [r for r in rows if r["S"] == 1]

@@ -29,6 +29,19 @@ static llvm::Error targetError(llvm::StringRef source,
                                  source + ": " + message);
 }
 
+/// An error naming the first field of `object` not in `known`, at `where`.
+static llvm::Error onlyKnownFields(const json::Object &object,
+                                   llvm::ArrayRef<llvm::StringRef> known,
+                                   llvm::StringRef source,
+                                   const std::string &where) {
+  for (const auto &field : object)
+    if (!llvm::is_contained(known, llvm::StringRef(field.first)))
+      return targetError(source, where + "." + field.first.str() +
+                                     ": unknown field (known: " +
+                                     llvm::join(known, ", ") + ")");
+  return llvm::Error::success();
+}
+
 static bool fromJSON(const json::Value &value, RecomputeRules &rules,
                      json::Path path) {
   json::ObjectMapper o(value, path);
@@ -161,12 +174,9 @@ static llvm::Error parseVariants(const json::Object &entry,
     const json::Object *object = (*array)[k].getAsObject();
     if (!object)
       return targetError(source, at + ": must be an object");
-    for (const auto &field : *object)
-      if (!llvm::is_contained({"name", "bytes", "cost", "doc"},
-                              llvm::StringRef(field.first)))
-        return targetError(source, at + "." + field.first.str() +
-                                       ": unknown field (known: name, bytes, "
-                                       "cost, doc)");
+    if (llvm::Error unknown = onlyKnownFields(
+            *object, {"name", "bytes", "cost", "doc"}, source, at))
+      return unknown;
     WorkspaceVariant variant;
     std::optional<llvm::StringRef> name = object->getString("name");
     if (!name || name->empty() || rule.variant(*name))
@@ -203,13 +213,10 @@ static llvm::Error parseWorkspaceRules(const json::Value &value,
     const json::Object *entry = (*array)[i].getAsObject();
     if (!entry)
       return targetError(source, where + ": must be an object");
-    for (const auto &field : *entry)
-      if (!llvm::is_contained(
-              {"op", "class", "bytes", "variants", "alignment", "doc"},
-              llvm::StringRef(field.first)))
-        return targetError(source, where + "." + field.first.str() +
-                                       ": unknown field (known: op, class, "
-                                       "bytes, variants, alignment, doc)");
+    if (llvm::Error unknown = onlyKnownFields(
+            *entry, {"op", "class", "bytes", "variants", "alignment", "doc"},
+            source, where))
+      return unknown;
     WorkspaceRule rule;
     std::optional<llvm::StringRef> op = entry->getString("op");
     std::optional<llvm::StringRef> opClass = entry->getString("class");
