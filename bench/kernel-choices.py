@@ -14,11 +14,13 @@ heap, the ops downgraded to a variant without workspace, the chains
 recomputed: ops cloned and elements of extra work), the same with
 `--no-recompute`, and with the base build (the previous commit, same
 run). Inductor's figures come from the JSON files given (export_decoders.py's
-inductor.json from a GPU run: `scratch_bytes` of its ok results by job id;
-or a file of quoted figures, {"source": ..., "scratch_bytes": {id: bytes}});
-by default bench/decoders/last-token/inductor-quoted.json. Every h18p
-figure is the target's model of a runtime (docs/WORKSPACE.md, FUSION.md),
-not a measurement. Fails when a row's heap is larger than the base's.
+inductor.json from a GPU run, or a merge of several: `scratch_bytes` of its
+ok results by job id; or a file of quoted figures, {"source": ...,
+"scratch_bytes": {id: bytes}}); by default bench/decoders/inductor.json,
+measured on an H200. Every h18p figure is the target's model of a runtime
+(docs/WORKSPACE.md, FUSION.md), not a measurement. Fails when a row's heap
+is larger than the base's, or a last-token prefill's heap is above
+Inductor's figure for it.
 """
 import argparse
 import glob
@@ -34,7 +36,9 @@ from benchlib import ROOT, publish
 
 LAST_TOKEN = os.path.join(ROOT, "bench", "decoders", "last-token")
 FULL_LOGITS = [os.path.join(ROOT, "bench", "decoders"),
+               os.path.join(ROOT, "bench", "decoders", "s128"),
                os.path.join(ROOT, "bench", "speed")]
+MEASURED = os.path.join(ROOT, "bench", "decoders", "inductor.json")
 NAME = re.compile(r"(?P<family>.+?)\.f16\.(?P<attn>eager|sdpa)"
                   r"\.s(?P<S>\d+)(?P<last>\.last)?\.(?P<form>export|core-aten)\.pt2$")
 
@@ -86,17 +90,33 @@ def inductor_figures(files):
     for path in files:
         with open(path) as fp:
             data = json.load(fp)
-        sources.append(f"- `{os.path.relpath(path, ROOT)}`: "
-                       + data.get("source", "export_decoders.py's inductor.json"))
         if "scratch_bytes" in data:  # quoted figures
+            sources.append(f"- `{os.path.relpath(path, ROOT)}`: "
+                           + data.get("source", "quoted figures"))
             for job, value in data["scratch_bytes"].items():
                 figures[job] = (value, "quoted")
             continue
-        gpu = data.get("versions", {}).get("gpu", "GPU")
         for r in data.get("results", []):
             if r.get("status") == "ok" and "scratch_bytes" in r:
-                figures[r["id"]] = (r["scratch_bytes"], f"measured ({gpu})")
+                v = r.get("versions") or data.get("versions", {})
+                figures[r["id"]] = (r["scratch_bytes"],
+                                    f"measured, {v.get('gpu', 'GPU')}")
+        sources.append(f"- `{os.path.relpath(path, ROOT)}`: measured by "
+                       "export_decoders.py (`scratch_bytes` of each job: "
+                       "Inductor with memory_planning=True, the allocator's "
+                       "history of one call after two warm-up calls, the "
+                       "call's output left out); " + measured_on(data))
     return figures, sources
+
+
+def measured_on(data):
+    """Where and with what the file's GPU runs measured."""
+    runs = data.get("runs") or [dict(file="(one run)",
+                                     versions=data.get("versions", {}))]
+    gpu_runs = [r for r in runs if r["versions"].get("gpu")]
+    return "runs " + ", ".join(
+        f"{r['file']} ({r['versions']['gpu']}, torch {r['versions']['torch']}, "
+        f"transformers {r['versions']['transformers']})" for r in gpu_runs) + "."
 
 
 def inductor_id(fields):
@@ -124,7 +144,16 @@ def fmt(value):
     return "-" if value is None else f"{value:,}"
 
 
+def ratio_text(heap, inductor):
+    if not inductor:
+        return "-"
+    ratio = heap / inductor
+    return "<0.01" if ratio < 0.005 else f"{ratio:.2f}"
+
+
 def table(rows):
+    rows = sorted(rows, key=lambda r: (r["family"], r["attn"], r["S"],
+                                       r["form"]))
     lines = ["| model | attention | S | form | Inductor memory_planning | "
              "h18p heap | ratio | previous commit | without recompute | "
              "downgraded | recomputed: chains / ops / extra elements | "
@@ -132,7 +161,7 @@ def table(rows):
              "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | "
              "---: | ---: | ---: |"]
     for r in rows:
-        ratio = (f"{r['heap'] / r['inductor']:.2f}" if r["inductor"] else "-")
+        ratio = ratio_text(r["heap"], r["inductor"])
         source = f" ({r['inductor_source']})" if r["inductor"] else ""
         lines.append(
             f"| {r['family']} | {r['attn']} | {r['S']} | {r['form']} | "
@@ -145,12 +174,13 @@ def table(rows):
 
 def main():
     args = parse_arguments()
-    files = args.inductor or [os.path.join(LAST_TOKEN, "inductor-quoted.json")]
+    files = args.inductor or [MEASURED]
     inductor, sources = inductor_figures(files)
     rows = [row(path, fields, args, inductor) for path, fields in archives()]
     worse = [r for r in rows if r["base_heap"] is not None
              and r["heap"] > r["base_heap"]]
     above = [r for r in rows if r["inductor"] and r["heap"] > r["inductor"]]
+    above_last = [r for r in above if r["last"] and r["S"] > 1]
     prefill_last = [r for r in rows if r["last"] and r["S"] > 1]
     prefill_all = [r for r in rows if not r["last"]]
     decode = [r for r in rows if r["S"] == 1]
@@ -183,6 +213,9 @@ def main():
     if worse:
         sys.exit("larger than the previous commit: "
                  + ", ".join(r["archive"] for r in worse))
+    if above_last:
+        sys.exit("last-token prefill above Inductor: "
+                 + ", ".join(r["archive"] for r in above_last))
 
 
 if __name__ == "__main__":
