@@ -161,9 +161,15 @@ def summarise(entry, report):
     if measured:
         beyond = [s for s in measured if s["measured"]["extra_peak"] > 0]
         worst = max(measured, key=lambda s: s["measured"]["extra_peak"] - s["model_workspace"])
+        groups = [s for s in measured if s["compiled"]]
+        top_group = max(groups, key=lambda s: s["measured"]["extra_peak"], default=None)
         row.update(groups_allocating=sum(1 for s in beyond if s["compiled"]),
                    ops_allocating=sum(1 for s in beyond if not s["compiled"]),
                    extra_peak_max=max(s["measured"]["extra_peak"] for s in measured),
+                   group_extra_peak_max=top_group["measured"]["extra_peak"] if top_group else 0,
+                   group_extra_step=({"op": top_group["op"], "line": top_group["line"], "ops": top_group["ops"],
+                                      "model_workspace": top_group["model_workspace"],
+                                      "launches": launches(top_group)} if top_group else None),
                    shortfall_max=max(0, worst["measured"]["extra_peak"] - worst["model_workspace"]),
                    shortfall_step={"op": worst["op"], "line": worst["line"], "compiled": worst["compiled"],
                                    "extra_peak": worst["measured"]["extra_peak"],
@@ -196,17 +202,22 @@ def report(args):
         json.dump(rows, f, indent=2, sort_keys=True)
     lines = ["| graph | entry, S | device | status | heap (B) | model workspace, largest step (B) | compiled groups "
              "(distinct) | split by Inductor | groups / single ops allocating | largest extra allocation (B) | "
-             "beyond the model's workspace (B) |", "|" + " --- |" * 11]
+             "beyond the model's workspace (B) | largest in a compiled group (B): its step |", "|" + " --- |" * 12]
     for row in rows:
         if "status" not in row:
-            lines.append("| %s | %s, %s | | %s | | | | | | | |" % (row["name"], row["entry"], row["seq_len"], row["exit"]))
+            lines.append("| %s | %s, %s | | %s | | | | | | | | |" % (row["name"], row["entry"], row["seq_len"],
+                                                                   row["exit"]))
             continue
         allocating = ("%s / %s" % (row["groups_allocating"], row["ops_allocating"]) if row["measured"]
                       else "not measured")
-        lines.append("| %s | %s, %d | %s | %s | %s | %s | %d (%d) | %d | %s | %s | %s |" % (
+        step = row.get("group_extra_step")
+        in_group = ("%s: %s at line %d (%d ops, %d launches; model workspace %s)" % (
+            cell(row, "group_extra_peak_max"), step["op"], step["line"], step["ops"], step["launches"],
+            "{:,}".format(step["model_workspace"])) if step else cell(row, "group_extra_peak_max"))
+        lines.append("| %s | %s, %d | %s | %s | %s | %s | %d (%d) | %d | %s | %s | %s | %s |" % (
             row["name"], row["entry"], row["seq_len"], row["device"], row["status"], cell(row, "heap"),
             cell(row, "model_workspace_max"), row["compiled_groups"], row["distinct_compilations"],
-            row["split_groups"], allocating, cell(row, "extra_peak_max"), cell(row, "shortfall_max")))
+            row["split_groups"], allocating, cell(row, "extra_peak_max"), cell(row, "shortfall_max"), in_group))
     text = "\n".join(lines) + "\n"
     if args.markdown:
         with open(args.markdown, "w") as f:

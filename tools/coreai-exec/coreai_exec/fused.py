@@ -23,6 +23,12 @@ scratch: a planned workspace that changed means a result was written over
 it), then scribbled on again so a value live across the step that shares
 those bytes is changed. On CUDA every step's call is measured with the
 allocator's history (allocations.py); elsewhere the measurement is None.
+
+The same class with planned=False is the run a planned fused run is
+compared with bit for bit: the same steps and compiled kernels on the same
+inputs, every value in memory of its own. Only the storage differs, so any
+difference is the plan's; the drift of the compiled arithmetic from the
+eager ops is measured apart (per group, and on the results).
 """
 
 import re
@@ -95,10 +101,15 @@ class GroupCompiler:
 class FusedExecution(engine.Execution):
     """A planned run with each kernel group compiled (the module's docstring)."""
 
-    def __init__(self, function, symbols, inputs, device, compiler, vocab=None):
-        super().__init__(function, symbols, inputs, device, planned=True, vocab=vocab)
+    def __init__(self, function, symbols, inputs, device, compiler, vocab=None, planned=True):
+        super().__init__(function, symbols, inputs, device, planned=planned, vocab=vocab)
         self.compiler = compiler
         self.allocator = allocations.AllocatorHistory(self.device)
+        # planned=False is the reference of a planned fused run: the same
+        # steps and compiled kernels, every value in memory of its own
+        # (nothing measured or checked against the eager ops: the planned
+        # run does that).
+        self.allocator.available = self.allocator.available and planned
         self.group_differences = []
         self.step_records = []  # one per step: ops, compiled or not, model workspace, measured bytes
         self.stats.compiled_groups = self.stats.compiled_ops = 0
@@ -110,7 +121,7 @@ class FusedExecution(engine.Execution):
         self.arguments(env)
         last_use = self.last_uses()
         arguments = {argument.name for argument in self.function.arguments}
-        workspaces = self.workspace_steps()
+        workspaces = self.workspace_steps() if self.planned else {}
         for step in groups.steps_of(self.function):
             where = step.ops[-1]
             try:
@@ -195,6 +206,8 @@ class FusedExecution(engine.Execution):
         """The compiled group against its ops run one by one on the same
         operands (the fx module uncompiled): within the dtype's group
         tolerance, else the compiler, not the plan, changed the values."""
+        if not self.planned:
+            return None
         eager = graph.module(*tensors)
         worst = 0.0
         for (op, j), got, want in zip(graph.outputs, results, eager):
@@ -216,6 +229,9 @@ class FusedExecution(engine.Execution):
         dtype, shape = typed
         aten.check_result("the compiled kernel %s" % op.kernel, value, dtype, shape)
         slot = self.slot_for(op, j, dtype, shape)
+        if not self.planned:  # memory of its own: nothing to check
+            slot.copy_(value)
+            return slot
         operand = op.placement(j).in_place
         if operand is not None:
             over = env.get(op.operands[operand]) if operand < len(op.operands) else None
