@@ -43,6 +43,8 @@ FULL = [
     ("qwen3-vl-2b-text.s64", "shared:graphs/qwen3-vl-2b-text.s64.mlir", "Qwen3-VL-2B text decoder, S=64"),
     ("qwen3-0.6b.eager.s32", "decoders:qwen3-0.6b.f16.eager.s32.core-aten.pt2", "Qwen3-0.6B, eager attention"),
     ("llama3.2-1b.eager.s32", "decoders:llama3.2-1b.f16.eager.s32.core-aten.pt2", "Llama-3.2-1B, eager attention"),
+    ("gemma3-1b.eager.s32.last", "decoders:last-token/gemma3-1b.f16.eager.s32.last.core-aten.pt2",
+     "Gemma-3-1B, last-token logits: kernel variants and recomputed masks and RoPE tables (issue 38)"),
 ]
 SMALL = [
     ("gemma4-tiny.f32.s8", "shared:graphs/tiny/gemma4-tiny.f32.s8.mlir", "tiny Gemma 4, S=8"),
