@@ -34,6 +34,7 @@ Search::Search(const BufferProblem &problem, std::vector<int> ids,
   // A path places each buffer once, and a nested partition's search goes
   // one level deeper than the node that split it.
   scratch.resize(n + 2);
+  branches.resize(n + 2);
 }
 
 /// Each buffer's fields and sections; each section's buffers, bytes and
@@ -145,7 +146,7 @@ void Search::indexSlots() {
 }
 
 int64_t Search::clearOfFixed(int b, int64_t from) const {
-  int64_t at = alignTo(from, alignment[b]);
+  int64_t at = roundUp(from, alignment[b]);
   if (!hasFixed)
     return at;
   const auto &runs = blocked[b];
@@ -155,7 +156,7 @@ int64_t Search::clearOfFixed(int b, int64_t from) const {
                          return a < r.second;
                        });
   for (; run != runs.end() && run->first < at + size[b]; ++run)
-    at = alignTo(run->second, alignment[b]);
+    at = roundUp(run->second, alignment[b]);
   return at;
 }
 
@@ -236,7 +237,7 @@ bool Search::releaseBoundFits(int s, int64_t lastOffset) {
   int spanBlocks = (spanEnd[s] - spanBegin[s]) / blockSize + 2;
   if (!hasFixed && spanBlocks < unplacedCount[s]) {
     int64_t bound =
-        alignTo(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
+        roundUp(highestFloor(spanBegin[s], spanEnd[s]), maxAlignment);
     if (bound <= level || bound + total[s] <= capacity)
       return true;
   }
