@@ -131,6 +131,8 @@ private:
   /// changed: one contiguous range, since every buffer whose earliest
   /// offset rose overlaps the placed one in time.
   int touchedBegin = 0, touchedEnd = 0;
+  /// The section whose release bound failed last, checked first.
+  int lastFailed = -1;
   /// Per depth, reused across nodes: the unplaced buffers, and those of
   /// them the node branches on.
   std::vector<std::vector<int>> scratch, branches;

@@ -318,11 +318,21 @@ bool Search::consistent(const Partition &partition, int placed,
         ++s;
       } while (s < end && crossing[s - 1] == unplacedCount[s - 1] &&
                unplacedCount[s - 1] == unplacedCount[s]);
-      if (highest >= 0 && !releaseBoundFits(highest, lastOffset))
+      if (highest >= 0 && !releaseBoundFits(highest, lastOffset)) {
+        lastFailed = highest;
         return false;
+      }
     }
     return true;
   };
+  // The section that failed last first: the next candidates of a node
+  // usually fail where the one before did (the answer is the same in any
+  // order).
+  int first = std::max(touchedBegin, partition.sectionBegin);
+  int end = std::min(touchedEnd, partition.sectionEnd);
+  if (first <= lastFailed && lastFailed < end && maximal[lastFailed] &&
+      total[lastFailed] > 0 && !releaseBoundFits(lastFailed, lastOffset))
+    return false;
   return fits(touchedBegin, sectionBegin[placed]) &&
          fits(sectionEnd[placed], touchedEnd) &&
          fits(sectionBegin[placed], sectionEnd[placed]);
