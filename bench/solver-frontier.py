@@ -20,18 +20,21 @@ time, as it was of a user's). The problems:
 Every solver gets its default budget (10 s). The runs are interleaved: each
 repeat runs every problem with every solver, one process at a time, the
 solvers' order rotating from repeat to repeat, so that all see the same
-load. Per run: the process's CPU time (user + system, from wait4) and wall
+load. Per run: the CPU time (user + system, from wait4: the process and the
+/usr/bin/time that measures its memory, a millisecond or two) and wall
 time, its peak resident memory, and its heap and proof as printed; every
 plan it writes is checked by the verifier below, written for this script
 (it shares no code with the solvers' own verifyPlan).
 
-The table gives medians of the repeats. The script fails (exit 1) when a
-plan does not verify, when the new heap is larger than a base's, when the
-new median CPU time is beyond noise above a base's (above 1.1 x + 20 ms
-and above every one of the base's repeats; runs where both solvers used
-their whole budget are compared by heap only), or, with --target-ratio,
-when the challenging sum of new CPU times is above that share of the first
-base's.
+The table gives medians of the repeats (a heap's range when the runs
+differ, and how many proved it when not all did). The script fails (exit
+1) when a plan does not verify, when the new median heap is larger than a
+base's, when a base proves its heap in most runs and the new solver does
+not, when the new median CPU time is beyond noise above a base's (above
+1.1 x + 20 ms and above every one of the base's repeats; runs where both
+solvers used their whole budget are compared by heap only), or, with
+--target-ratio, when the challenging sum of new CPU times is above that
+share of the first base's.
 """
 import argparse
 import bisect
@@ -176,10 +179,18 @@ def run_once(solver, problem, capacity, scratch):
 
 class Measurement:
     def __init__(self):
-        self.cpu, self.wall, self.rss = [], [], []
-        self.heap = None
-        self.proven = None
+        self.cpu, self.wall, self.rss, self.heaps, self.proofs = [], [], [], [], []
         self.errors = []
+
+    @property
+    def heap(self):
+        """The median heap of the runs (runs cut by the clock may differ)."""
+        return sorted(self.heaps)[(len(self.heaps) - 1) // 2] if self.heaps else None
+
+    @property
+    def proven(self):
+        """Proven minimal in most runs."""
+        return 2 * sum(self.proofs) > len(self.proofs)
 
 
 def measure(solver, problem, capacity, scratch, record):
@@ -197,10 +208,8 @@ def measure(solver, problem, capacity, scratch, record):
     if "heap" in fields and int(fields["heap"]) != heap:
         record.errors.append(f"{solver.name} on {name}: prints heap {fields['heap']},"
                              f" its plan's is {heap}")
-    # Runs cut by the clock may end at different heaps: keep the largest.
-    record.heap = heap if record.heap is None else max(heap, record.heap)
-    proven = fields.get("optimal", "").startswith("proven")
-    record.proven = proven if record.proven is None else (record.proven and proven)
+    record.heaps.append(heap)
+    record.proofs.append(fields.get("optimal", "").startswith("proven"))
     record.cpu.append(usage.ru_utime + usage.ru_stime)
     record.wall.append(wall)
     record.rss.append(peak_kib)
@@ -286,8 +295,11 @@ def main():
             if record.heap is None:
                 cells.append("failed | | |")
                 continue
-            proof = ", opt" if record.proven else ""
-            cells.append(f"{record.heap}{proof} | {median(record.cpu):.3f} | "
+            proof = ", opt" if all(record.proofs) else (
+                f", opt {sum(record.proofs)}/{len(record.proofs)}" if any(record.proofs) else "")
+            spread = (f" ({min(record.heaps)}-{max(record.heaps)})"
+                      if min(record.heaps) != max(record.heaps) else "")
+            cells.append(f"{record.heap}{spread}{proof} | {median(record.cpu):.3f} | "
                          f"{median(record.wall):.3f} | {max(record.rss) / 1024:.1f}")
             if kind == "challenging":
                 sums[solver.name][0] += median(record.cpu)
@@ -300,7 +312,7 @@ def main():
                 continue
             if mine.heap > theirs.heap:
                 failures.append(f"{name}: heap {mine.heap} above {base.name}'s {theirs.heap}")
-            if mine.proven is False and theirs.proven:
+            if not mine.proven and theirs.proven:
                 failures.append(f"{name}: {base.name} proves its heap, new does not")
             if cut_by_budget(mine) and cut_by_budget(theirs):
                 continue
@@ -333,8 +345,10 @@ def main():
         "it existed, start-up included), default budget (10 s); the challenging set "
         f"within {CAPACITY}, the others minimised. CPU is user + system time of the "
         "process (wall time is up to the load times it on a shared machine); MiB is "
-        "peak resident memory; *opt*: the heap is proven minimal. Every plan passed "
-        "the script's own verifier.",
+        "peak resident memory; *opt*: the heap is proven minimal (*opt 2/3*: in two "
+        "runs of three); a range: the runs ended at different heaps (budget-bound "
+        "runs on a loaded machine), the median shown. Every plan passed the "
+        "script's own verifier.",
         "",
         *lines,
         "",
