@@ -90,8 +90,10 @@ def commit_of(build):
         return os.path.basename(os.path.abspath(build))
     head = subprocess.run(["git", "-C", source, "rev-parse", "--short=7", "HEAD"],
                           capture_output=True, text=True).stdout.strip()
+    # Uncommitted changes to what the solver is built from mark the name.
     dirty = subprocess.run(["git", "-C", source, "status", "--porcelain",
-                            "--untracked-files=no"],
+                            "--untracked-files=no", "--", "lib", "include",
+                            "tools", "cmake", "CMakeLists.txt"],
                            capture_output=True, text=True).stdout.strip()
     return (head or os.path.basename(source)) + ("+" if dirty else "")
 
