@@ -134,11 +134,11 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
     // challenging set: 626 nodes against 31,631), but the bound may also be
     // infeasible (D: the search at the capacity packs after 25,156 nodes;
     // with equal turns the bound's took as many again, and dearer ones).
-    // So the two searches take
-    // turns, restart by restart, the bound's only while it has searched at
-    // most a quarter of the capacity's nodes: where the bound is the one
-    // that packs, it needs at most five times its nodes; where it is not,
-    // it costs a quarter more (D: 0.44 s of CPU with equal turns, 0.23 s).
+    // So the two searches take turns, restart by restart, the bound's only
+    // while it has searched at most a quarter of the capacity's nodes:
+    // where the bound is the one that packs, that costs at most five times
+    // its nodes; where it is not, a quarter more (D: 0.44 s of CPU with
+    // equal turns, 0.23 s).
     constexpr int64_t capacityNodesPerBoundNode = 4;
     ExactOptions options;
     options.deadline = deadline;
