@@ -1,7 +1,8 @@
 //===- SolverBench.cpp - Heap and time of every solver --------------------===//
 //
 //   coreai-plan-bench [--time-limit-ms T] [--capacity C] [--algorithm A]
-//                     [--node-limit N] [--random N]... [--trace] FILE.csv...
+//                     [--node-limit N] [--random N]... [--trace]
+//                     [--save-random DIR] FILE.csv...
 //
 // Prints one markdown row per instance: buffers, lower bound, and for each
 // algorithm the heap, its gap to the lower bound and the time taken. With
@@ -12,11 +13,16 @@
 // --node-limit N caps the nodes of `best`'s minimising search, so that its
 // result does not depend on the machine's speed (the time limit should then
 // be generous).
+// --save-random DIR writes each --random instance to DIR/random-N.csv in
+// MiniMalloc's format, so that command-line solvers (coreai-solve, an
+// earlier commit's `coreai-plan solve`) can be timed on the same problem;
+// with it nothing is solved.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Csv.h"
 #include "coreai-plan/Solve/Solve.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -108,6 +114,7 @@ int main(int argc, char **argv) {
   int64_t timeLimitMs = 1000, capacity = 0,
           nodeLimit = std::numeric_limits<int64_t>::max();
   bool trace = false;
+  std::string saveDir;
   std::vector<Algorithm> algorithms;
   std::vector<Instance> instances;
   for (int i = 1; i < argc; ++i) {
@@ -121,6 +128,8 @@ int main(int argc, char **argv) {
     };
     if (arg == "--trace") {
       trace = true;
+    } else if (arg == "--save-random") {
+      saveDir = next().str();
     } else if (arg == "--time-limit-ms") {
       timeLimitMs = std::atoll(next().str().c_str());
     } else if (arg == "--node-limit") {
@@ -152,6 +161,22 @@ int main(int argc, char **argv) {
       instances.push_back(
           {llvm::sys::path::filename(arg).str(), std::move(*problem)});
     }
+  }
+  if (!saveDir.empty()) {
+    for (const Instance &instance : instances) {
+      if (!llvm::StringRef(instance.name).starts_with("random-"))
+        continue;
+      std::string path = saveDir + "/" + instance.name + ".csv";
+      std::error_code error;
+      llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+      if (error) {
+        llvm::errs() << "cannot write " << path << ": " << error.message()
+                     << "\n";
+        return 1;
+      }
+      out << writeProblemCsv(instance.problem);
+    }
+    return 0;
   }
   if (algorithms.empty())
     algorithms = allAlgorithms();

@@ -70,21 +70,19 @@ Status Search::searchNode(const Partition &partition,
   if (timedOut)
     return Status::Aborted;
 
-  // Unplaced buffers by (earliest offset, rank in the preordering).
-  std::vector<int> &order = scratch[depth];
-  order.clear();
-  for (int rank : candidates)
-    if (offset[pre[rank]] < 0)
-      order.push_back(rank);
-  if (order.empty())
-    return Status::Found;
-  std::sort(order.begin(), order.end(), [&](int x, int y) {
-    int64_t ox = minOffset[pre[x]], oy = minOffset[pre[y]];
-    return ox != oy ? ox < oy : x < y;
-  });
+  // The unplaced buffers, every one a candidate of the nodes below.
+  std::vector<int> &unplaced = scratch[depth];
+  unplaced.clear();
   int64_t lowestTop = std::numeric_limits<int64_t>::max();
-  for (int rank : order)
-    lowestTop = std::min(lowestTop, minOffset[pre[rank]] + size[pre[rank]]);
+  for (int rank : candidates) {
+    int b = pre[rank];
+    if (offset[b] < 0) {
+      unplaced.push_back(rank);
+      lowestTop = std::min(lowestTop, minOffset[b] + size[b]);
+    }
+  }
+  if (unplaced.empty())
+    return Status::Found;
   // Every unplaced buffer goes at or above the next offset (canonical
   // order), so the busiest section's load must fit above it.
   int64_t heaviest = 0;
@@ -93,22 +91,36 @@ Status Search::searchNode(const Partition &partition,
     for (int s = partition.sectionBegin; s < partition.sectionEnd; ++s)
       if (maximal[s])
         heaviest = std::max(heaviest, total[s]);
-
-  for (size_t k = 0; k < order.size(); ++k) {
-    int rank = order[k];
+  // This node's branches, by (earliest offset, rank in the preordering).
+  // The cuts below depend on a candidate alone, and those on its offset
+  // only grow with it, so dropping every candidate they cut before sorting
+  // leaves the branches, and their order, as they were; most candidates
+  // are cut (dominance), and sorting them all was a fifth of the search.
+  std::vector<int> &order = branches[depth];
+  order.clear();
+  for (int rank : unplaced) {
     int b = pre[rank];
     int64_t at = minOffset[b];
     if (options.canonicalOrder &&
         (at < lastOffset || (at == lastOffset && rank < lastRank)))
       continue;
-    // Candidates come by increasing offset: once one is cut by an offset
-    // bound, so is every later one.
     if (options.dominance && at >= lowestTop)
-      break;
+      continue;
     if (loadCut && at + heaviest > capacity)
-      break;
+      continue;
     if (at + size[b] > capacity)
       continue;
+    order.push_back(rank);
+  }
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    int64_t ox = minOffset[pre[x]], oy = minOffset[pre[y]];
+    return ox != oy ? ox < oy : x < y;
+  });
+
+  for (size_t k = 0; k < order.size(); ++k) {
+    int rank = order[k];
+    int b = pre[rank];
+    int64_t at = minOffset[b];
     size_t mark = place(b, at);
     // Every buffer on the path that succeeds is recorded last, so stale
     // entries from failed branches are always overwritten.
@@ -116,9 +128,10 @@ Status Search::searchNode(const Partition &partition,
     Status status = Status::NotFound;
     if (consistent(partition, b, at))
       status = options.decomposition
-                   ? decomposeAndSearch(partition, pre, order, at, rank, b,
-                                        depth + 1)
-                   : searchNode(partition, pre, order, at, rank, depth + 1);
+                   ? decomposeAndSearch(partition, pre, unplaced, at, rank,
+                                        b, depth + 1)
+                   : searchNode(partition, pre, unplaced, at, rank,
+                                depth + 1);
     unplace(b, mark);
     if (status != Status::NotFound)
       return status;
