@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ProgramPage.h"
 #include "ReportInput.h"
 #include "TextTable.h"
 
@@ -52,7 +53,8 @@ llvm::cl::opt<std::string>
     htmlOut("html",
             llvm::cl::desc("Write an offline HTML page: where every "
                            "entry's bytes are, searchable, and the bytes "
-                           "against S"),
+                           "against S; for a program, each method's arena "
+                           "as exported and re-planned"),
             llvm::cl::value_desc("OUT.html"), llvm::cl::sub(inspectCommand));
 llvm::cl::opt<std::string> entryFilter("entry",
                                        llvm::cl::desc("Entry point for --svg"),
@@ -91,7 +93,18 @@ llvm::Expected<const ManifestEntry *> selectEntry(const Manifest &m) {
           .str());
 }
 
-int writePictures(const Manifest &m) {
+/// A program's page: its arenas as exported and re-planned.
+int writeProgramPage(const ReportInput &input) {
+  llvm::Expected<ProgramPage> page = programPageOf(input);
+  if (!page)
+    return fail(InternalError, page.takeError());
+  if (llvm::Error error = writeText(htmlOut, renderProgramHtml(*page)))
+    return fail(InputError, std::move(error));
+  return Success;
+}
+
+int writePictures(const ReportInput &input) {
+  const Manifest &m = input.manifest;
   if (!svgOut.empty()) {
     auto entry = selectEntry(m);
     if (!entry)
@@ -100,6 +113,8 @@ int writePictures(const Manifest &m) {
             writeText(svgOut, renderHeapSvg((*entry)->planned)))
       return fail(InputError, std::move(error));
   }
+  if (!htmlOut.empty() && input.program)
+    return writeProgramPage(input);
   if (!htmlOut.empty()) {
     std::vector<PlannedEntry> entries;
     for (const ManifestEntry &entry : m.entries)
@@ -287,7 +302,7 @@ int runInspect() {
     return Success;
   }
   if (!svgOut.empty() || !htmlOut.empty())
-    return writePictures(*manifest);
+    return writePictures(*input);
   if (asJson) {
     llvm::outs() << writeManifestJson(*manifest);
     return Success;
