@@ -137,7 +137,7 @@ std::string renderArenaSvg(const PlannedEntry &entry,
   std::string svg;
   llvm::raw_string_ostream os(svg);
   os << llvm::formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                      "class=\"arena\" width=\"{0}\" height=\"{1}\" "
+                      "class=\"arena-picture\" width=\"{0}\" height=\"{1}\" "
                       "viewBox=\"0 0 {0} {1}\" data-left=\"{2}\" "
                       "data-width=\"{3}\" data-top=\"{4}\" data-bottom=\"{6}\" "
                       "data-span=\"{5}\">\n",
