@@ -92,6 +92,40 @@ void writeLines(llvm::raw_ostream &os, const Scale &scale,
                       humanBytes(entry.plan.lowerBound), entry.plan.lowerBound);
 }
 
+/// Mutable buffers too thin to name one by one, where they lie next to
+/// each other in the arena: one name for the block ("12 mutable buffers").
+void writeStateBlocks(llvm::raw_ostream &os, const Scale &scale,
+                      const PlannedEntry &entry,
+                      const ArenaSvgOptions &options) {
+  std::vector<std::pair<int64_t, int64_t>> spans; // [offset, end) by offset
+  for (size_t b = 0; b < entry.problem.buffers.size(); ++b)
+    if (options.state && b < options.state->size() && (*options.state)[b])
+      spans.push_back({entry.plan.offsets[b],
+                       entry.plan.offsets[b] + entry.problem.buffers[b].size});
+  std::sort(spans.begin(), spans.end());
+  int64_t gap = std::max<int64_t>(entry.alignment, 1);
+  for (size_t first = 0; first < spans.size();) {
+    size_t last = first;
+    int64_t end = spans[first].second;
+    bool thin = scale.y(spans[first].first) - scale.y(end) < labelHeight;
+    while (last + 1 < spans.size() && spans[last + 1].first < end + gap) {
+      ++last;
+      thin = thin || scale.y(spans[last].first) -
+                             scale.y(spans[last].second) <
+                         labelHeight;
+      end = std::max(end, spans[last].second);
+    }
+    double y0 = scale.y(end), y1 = scale.y(spans[first].first);
+    if (last > first && thin && y1 - y0 >= labelHeight)
+      os << llvm::formatv("<text class=\"state-name state-block\" "
+                          "x=\"{0:F1}\" y=\"{1:F1}\">{2} mutable buffers "
+                          "(state), {3}</text>\n",
+                          left + 4, (y0 + y1) / 2 + 3.5, last - first + 1,
+                          humanBytes(end - spans[first].first));
+    first = last + 1;
+  }
+}
+
 void writeBuffers(llvm::raw_ostream &os, const Scale &scale,
                   const PlannedEntry &entry, const ArenaSvgOptions &options,
                   const std::string &hatch) {
@@ -116,12 +150,13 @@ void writeBuffers(llvm::raw_ostream &os, const Scale &scale,
                         state ? "url(#" + hatch + ")" : colourFor(op));
     if (state && h >= labelHeight && b < entry.origins.size())
       nameOs << llvm::formatv("<text class=\"state-name\" x=\"{0:F1}\" "
-                          "y=\"{1:F1}\">{2} (state, {3})</text>\n",
-                          x0 + 4, y1 - h / 2 + 3.5,
-                          escapeXml(entry.origins[b].value),
-                          humanBytes(buffer.size));
+                              "y=\"{1:F1}\">{2} (state, {3})</text>\n",
+                              x0 + 4, y1 - h / 2 + 3.5,
+                              escapeXml(entry.origins[b].value),
+                              humanBytes(buffer.size));
   }
   os << names;
+  writeStateBlocks(os, scale, entry, options);
 }
 
 } // namespace

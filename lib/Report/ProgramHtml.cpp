@@ -137,8 +137,10 @@ void writeStateList(llvm::raw_ostream &os, const ProgramArena &arena) {
     os << "<b>state: no mutable buffers</b></div>\n";
     return;
   }
+  // A scrolling list: a decoder has a cache per layer.
   os << llvm::formatv("<b>state: {0} mutable buffer{1}, {2} ({3} bytes)</b>"
-                      "<table class=\"states\"><tr><th>name</th><th>bytes</th>"
+                      "<div class=\"state-list\"><table class=\"states\"><tr>"
+                      "<th>name</th><th>bytes</th>"
                       "<th>offset as exported</th><th>re-planned</th></tr>",
                       state.count, state.count == 1 ? "" : "s",
                       humanBytes(state.bytes), state.bytes);
@@ -155,7 +157,7 @@ void writeStateList(llvm::raw_ostream &os, const ProgramArena &arena) {
         b < after.plan.offsets.size() ? std::to_string(after.plan.offsets[b])
                                       : std::string("-"));
   }
-  os << "</table></div>\n";
+  os << "</table></div></div>\n";
 }
 
 void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
@@ -196,12 +198,14 @@ void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
   }
   os << "<div class=\"side\">";
   writeStateList(os, arena);
+  // The live box fills when a reader clicks an empty place.
   if (!onlyState) // else everything is live everywhere
-    os << "<div class=\"live-box\"><b>Click an empty place for what is "
-          "live at that instruction.</b></div>";
-  os << "<div class=\"details\">Point at a "
-        "rectangle for its tensor; click one to keep it here.</div></div>"
-        "</div>\n</section>\n";
+    os << "<div class=\"live-box\"></div>";
+  os << llvm::formatv("<div class=\"details\">Point at a rectangle for its "
+                      "tensor; click one to keep it here{0}.</div></div>"
+                      "</div>\n</section>\n",
+                      onlyState ? "" : ", or an empty place for what is "
+                                       "live at that instruction");
 }
 
 } // namespace

@@ -116,6 +116,10 @@
       lines.push(plan.regions[r] + ': ' + live.bytes + ' bytes (' + bytes(live.bytes) +
                  ') in ' + live.values.length + ' value' + (live.values.length === 1 ? '' : 's') +
                  ': ' + named.join(', ') + more);
+      var state = live.values.filter(function (v) { return v.state; });
+      if (state.length)
+        lines.push('of which mutable buffers (state): ' + state.length + ', ' +
+                   bytes(state.reduce(function (sum, v) { return sum + v.size; }, 0)));
     });
     [['output', 'outputs built in place'], ['state', 'states written in place']].forEach(function (k) {
       var s = sums[k[0]];
