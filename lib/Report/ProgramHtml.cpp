@@ -105,20 +105,23 @@ void writeNotes(llvm::raw_ostream &os, const ProgramPage &page) {
   // method using less sees as growth.
   std::vector<std::string> notes;
   for (int64_t id : ids) {
-    int64_t before = 0, after = 0;
+    int64_t before = 0, after = 0, bound = 0;
     bool kept = false;
     for (const ProgramArena &arena : page.arenas)
       if (arena.memoryId == id) {
         before = std::max(before, arena.arenaBefore);
         after = std::max(after, arena.arenaAfter);
+        bound = std::max(bound, arena.after.plan.lowerBound);
         kept = kept || arena.kept;
       }
     if (!kept && methods.size() > 1)
       notes.push_back(llvm::formatv(
           "memory id {0}: re-planned, every method's arena is {1}, the "
-          "largest method's (a runtime may hand all methods one arena); "
-          "the largest as exported was {2} ({3})",
-          id, humanBytes(after), humanBytes(before), change(before, after)));
+          "largest method's (a runtime may hand all methods one arena; the "
+          "largest lower bound is {2}); the largest as exported was {3} "
+          "({4})",
+          id, humanBytes(after), humanBytes(bound), humanBytes(before),
+          change(before, after)));
   }
   llvm::append_range(notes, page.notes);
   if (notes.empty())

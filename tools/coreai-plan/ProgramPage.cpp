@@ -38,6 +38,11 @@ std::vector<std::string> apartByName(const ReportInput &input) {
 std::vector<std::string> notesOf(const ReportInput &input,
                                  const pte::ReplanResult &replan) {
   std::vector<std::string> notes;
+  for (size_t m = 0; m < input.memories.size(); ++m)
+    if (input.memories[m].controlFlow)
+      notes.push_back(llvm::formatv("method {0} jumps (control flow): every "
+                                    "tensor is taken as live throughout",
+                                    input.program->methods[m].name));
   for (int64_t memoryId : replan.kept)
     notes.push_back(llvm::formatv("memory id {0}: the re-plan keeps the "
                                   "program's own plan (a new one would not "
