@@ -51,6 +51,44 @@ int64_t tickStep(int64_t span) {
   return int64_t(10 * power);
 }
 
+/// In the picture, so that it reads alike alone (`inspect --svg`) and in
+/// the page; labels get a white halo over the rectangles they cross.
+void writeStyle(llvm::raw_ostream &os) {
+  os << "<style>.arena-picture text{font:11px sans-serif;fill:#222}"
+        ".arena-picture .heading{font-size:13px;font-weight:bold}"
+        ".arena-picture .frame{fill:#fbfbfb;stroke:#999}"
+        ".arena-picture .grid{stroke:#e4e4e4;stroke-width:0.5}"
+        ".arena-picture .buf{stroke:#333;stroke-width:0.2}"
+        ".arena-picture .buf.state{stroke:#5b2a9e;stroke-width:0.8}"
+        ".arena-picture .state-name{font-size:10px;fill:#3b1470;"
+        "font-weight:bold}"
+        ".arena-picture .arena-size{stroke:#c00;stroke-width:1.5}"
+        ".arena-picture .arena-size-label{fill:#c00}"
+        ".arena-picture .lower-bound{stroke:#06c;stroke-width:1.2;"
+        "stroke-dasharray:6 4}"
+        ".arena-picture .lower-bound-label{fill:#06c}"
+        ".arena-picture .saved{fill:#e3f3e3;stroke:none}"
+        ".arena-picture .saved-label{fill:#070}"
+        ".arena-picture .arena-size-label,.arena-picture .lower-bound-label,"
+        ".arena-picture .saved-label,.arena-picture .state-name{paint-order:"
+        "stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
+        "</style>\n";
+}
+
+/// A rectangle's hover text in a picture seen alone.
+std::string titleOf(const PlannedEntry &entry, size_t b, bool state) {
+  const Buffer &buffer = entry.problem.buffers[b];
+  BufferOrigin origin;
+  if (b < entry.origins.size())
+    origin = entry.origins[b];
+  return llvm::formatv("{0} = {1}{2}\n{3} bytes at offset {4}\nlive [{5}, "
+                       "{6}){7}",
+                       origin.value.empty() ? buffer.id : origin.value,
+                       origin.op, state ? " (state)" : "", buffer.size,
+                       entry.plan.offsets[b], buffer.start, buffer.end,
+                       origin.location.empty() ? "" : "\n" + origin.location);
+}
+
 void writeAxes(llvm::raw_ostream &os, const Scale &scale) {
   int64_t step = tickStep(scale.span);
   for (int64_t t = 0; t <= scale.span; t += step)
@@ -144,10 +182,15 @@ void writeBuffers(llvm::raw_ostream &os, const Scale &scale,
     double h = std::max(y1 - y0, 0.6);
     os << llvm::formatv("<rect class=\"buf{0}\" data-b=\"{1}\" x=\"{2:F2}\" "
                         "y=\"{3:F2}\" width=\"{4:F2}\" height=\"{5:F2}\" "
-                        "fill=\"{6}\"/>\n",
+                        "fill=\"{6}\"",
                         state ? " state" : "", b, x0, y1 - h,
                         std::max(x1 - x0, 0.6), h,
                         state ? "url(#" + hatch + ")" : colourFor(op));
+    if (options.titles)
+      os << "><title>" << escapeXml(titleOf(entry, b, state))
+         << "</title></rect>\n";
+    else
+      os << "/>\n";
     if (state && h >= labelHeight && b < entry.origins.size())
       nameOs << llvm::formatv("<text class=\"state-name\" x=\"{0:F1}\" "
                               "y=\"{1:F1}\">{2} (state, {3})</text>\n",
@@ -185,6 +228,7 @@ std::string renderArenaSvg(const PlannedEntry &entry,
                       "y2=\"6\" stroke=\"#7a4cc2\" stroke-width=\"2.5\"/>"
                       "</pattern></defs>\n",
                       hatch);
+  writeStyle(os);
   os << llvm::formatv("<text class=\"heading\" x=\"{0}\" y=\"16\">{1}</text>\n"
                       "<text class=\"sizes\" x=\"{0}\" y=\"34\">arena {2} "
                       "({3} bytes), its tensors reach {4}; {5} buffers</text>\n",

@@ -32,6 +32,8 @@ struct ArenaSvgOptions {
   /// The frame's height in pixels (an arena of mutable buffers only, the
   /// same at every instruction, is drawn lower).
   double plotHeight = 176;
+  /// A <title> per rectangle: the hover text of a picture seen alone.
+  bool titles = false;
 };
 
 std::string renderArenaSvg(const PlannedEntry &entry,

@@ -163,33 +163,44 @@ void writeStateList(llvm::raw_ostream &os, const ProgramArena &arena) {
   os << "</table></div></div>\n";
 }
 
-void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
-  int64_t scale = std::max({arena.arenaBefore, arena.arenaAfter,
+/// Only mutable buffers: nothing changes over the instructions.
+bool onlyStateIn(const ProgramArena &arena) {
+  size_t buffers = arena.before.problem.buffers.size();
+  return buffers > 0 && size_t(stateOf(arena).count) == buffers;
+}
+
+/// One plan's picture: both plans of an arena at one byte scale.
+report::ArenaSvgOptions pictureOptions(const ProgramArena &arena,
+                                       bool after) {
+  report::ArenaSvgOptions options;
+  options.scale = std::max({arena.arenaBefore, arena.arenaAfter,
                             arena.before.plan.heap, arena.after.plan.heap,
                             arena.after.plan.lowerBound, int64_t(1)});
+  options.state = &arena.state;
+  // Only mutable buffers: a lane per buffer says it all.
+  if (onlyStateIn(arena))
+    options.plotHeight = std::clamp(
+        18.0 * double(arena.before.problem.buffers.size()), 48.0, 176.0);
+  options.heading = after ? (arena.kept ? "re-planned: the program's own "
+                                          "plan kept"
+                                        : "re-planned by coreai-plan")
+                          : "as exported: the program's own plan";
+  options.arenaBytes = after ? arena.arenaAfter : arena.arenaBefore;
+  options.arenaBefore = after ? arena.arenaBefore : 0;
+  return options;
+}
+
+void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
   os << llvm::formatv("<section class=\"arena\" data-entry=\"{0}\"><h2>@{0} "
                       "<span class=\"sub\">memory id {1}, {2} instructions, "
                       "{3} tensors</span></h2>\n<div class=\"arena-pair\">",
                       escapeXml(arena.before.entry), arena.memoryId,
                       arena.instructions, arena.tensors);
-  report::ArenaSvgOptions options;
-  options.scale = scale;
-  options.state = &arena.state;
-  // Only mutable buffers: nothing changes over the instructions, so a
-  // lane per buffer says it all.
-  size_t buffers = arena.before.problem.buffers.size();
-  bool onlyState = buffers > 0 && size_t(stateOf(arena).count) == buffers;
-  if (onlyState)
-    options.plotHeight = std::clamp(18.0 * double(buffers), 48.0, 176.0);
+  bool onlyState = onlyStateIn(arena);
   for (int side = 0; side < 2; ++side) {
     bool after = side == 1;
-    options.heading =
-        after ? (arena.kept ? "re-planned: the program's own plan kept"
-                            : "re-planned by coreai-plan")
-              : "as exported: the program's own plan";
+    report::ArenaSvgOptions options = pictureOptions(arena, after);
     options.idPrefix = llvm::formatv("arena{0}-{1}", k, side);
-    options.arenaBytes = after ? arena.arenaAfter : arena.arenaBefore;
-    options.arenaBefore = after ? arena.arenaBefore : 0;
     os << llvm::formatv("<div class=\"plan {0}\" id=\"plan-{1}\" "
                         "data-plan=\"{1}\" data-entry=\"{2}\" data-label=\""
                         "{3}\"><div class=\"picture\">",
@@ -233,6 +244,19 @@ std::string renderProgramHtml(const ProgramPage &page) {
      << report::programDataJson(page) << "</script>\n<script>" << page_js
      << "</script>\n</body></html>\n";
   return html;
+}
+
+std::string renderProgramArenaSvg(const ProgramArena &arena, bool replanned) {
+  report::ArenaSvgOptions options = pictureOptions(arena, replanned);
+  options.idPrefix = "arena";
+  options.titles = true;
+  options.heading = "@" + arena.before.entry + ", " + options.heading;
+  // Alone, the exported plan at its own scale.
+  if (!replanned)
+    options.scale = std::max({arena.arenaBefore, arena.before.plan.heap,
+                              arena.before.plan.lowerBound, int64_t(1)});
+  return report::renderArenaSvg(replanned ? arena.after : arena.before,
+                                options);
 }
 
 } // namespace coreai

@@ -93,17 +93,31 @@ llvm::Expected<const ManifestEntry *> selectEntry(const Manifest &m) {
           .str());
 }
 
-/// A program's page: its arenas as exported and re-planned.
-int writeProgramPage(const ReportInput &input) {
+/// A program's pictures: the arena --entry selects as exported (--svg),
+/// and the page of every arena as exported and re-planned (--html).
+int writeProgramPictures(const ReportInput &input) {
   llvm::Expected<ProgramPage> page = programPageOf(input);
   if (!page)
     return fail(InternalError, page.takeError());
-  if (llvm::Error error = writeText(htmlOut, renderProgramHtml(*page)))
-    return fail(InputError, std::move(error));
+  if (!svgOut.empty()) {
+    auto entry = selectEntry(input.manifest);
+    if (!entry)
+      return fail(InputError, entry.takeError());
+    for (const ProgramArena &arena : page->arenas)
+      if (arena.before.entry == (*entry)->planned.entry)
+        if (llvm::Error error =
+                writeText(svgOut, renderProgramArenaSvg(arena)))
+          return fail(InputError, std::move(error));
+  }
+  if (!htmlOut.empty())
+    if (llvm::Error error = writeText(htmlOut, renderProgramHtml(*page)))
+      return fail(InputError, std::move(error));
   return Success;
 }
 
 int writePictures(const ReportInput &input) {
+  if (input.program)
+    return writeProgramPictures(input);
   const Manifest &m = input.manifest;
   if (!svgOut.empty()) {
     auto entry = selectEntry(m);
@@ -113,8 +127,6 @@ int writePictures(const ReportInput &input) {
             writeText(svgOut, renderHeapSvg((*entry)->planned)))
       return fail(InputError, std::move(error));
   }
-  if (!htmlOut.empty() && input.program)
-    return writeProgramPage(input);
   if (!htmlOut.empty()) {
     std::vector<PlannedEntry> entries;
     for (const ManifestEntry &entry : m.entries)

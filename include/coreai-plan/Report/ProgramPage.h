@@ -61,6 +61,11 @@ struct ProgramPage {
 /// answer as on the bundle page.
 std::string renderProgramHtml(const ProgramPage &page);
 
+/// One plan of an arena as the page draws it, alone (`inspect PROGRAM.pte
+/// --svg`): each rectangle's <title> names its tensor. Standalone SVG.
+std::string renderProgramArenaSvg(const ProgramArena &arena,
+                                  bool replanned = false);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_REPORT_PROGRAMPAGE_H
