@@ -17,6 +17,7 @@
 #include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -132,12 +133,24 @@ void writeNotes(llvm::raw_ostream &os, const ProgramPage &page) {
   os << "</ul>\n";
 }
 
-/// The arena's mutable buffers: name, bytes, offset in each plan.
-void writeStateList(llvm::raw_ostream &os, const ProgramArena &arena) {
+/// The arena's mutable buffers: name, bytes, offset in each plan; for an
+/// arena without, where the method's are.
+void writeStateList(llvm::raw_ostream &os, const ProgramPage &page,
+                    const ProgramArena &arena) {
   StateBytes state = stateOf(arena);
   os << "<div class=\"state-box\">";
   if (!state.count) {
-    os << "<b>state: no mutable buffers</b></div>\n";
+    std::vector<std::string> elsewhere;
+    for (const ProgramArena &other : page.arenas)
+      if (other.method == arena.method && &other != &arena)
+        if (StateBytes held = stateOf(other); held.count)
+          elsewhere.push_back(llvm::formatv("{0} in memory id {1}", held.count,
+                                            other.memoryId));
+    os << "<b>state: no mutable buffers in this arena</b>";
+    if (!elsewhere.empty())
+      os << llvm::formatv(" (@{0} keeps {1})", escapeXml(arena.method),
+                          llvm::join(elsewhere, ", "));
+    os << "</div>\n";
     return;
   }
   // A scrolling list: a decoder has a cache per layer.
@@ -190,7 +203,8 @@ report::ArenaSvgOptions pictureOptions(const ProgramArena &arena,
   return options;
 }
 
-void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
+void writeArena(llvm::raw_ostream &os, const ProgramPage &page, size_t k) {
+  const ProgramArena &arena = page.arenas[k];
   os << llvm::formatv("<section class=\"arena\" data-entry=\"{0}\"><h2>@{0} "
                       "<span class=\"sub\">memory id {1}, {2} instructions, "
                       "{3} tensors</span></h2>\n<div class=\"arena-pair\">",
@@ -211,7 +225,7 @@ void writeArena(llvm::raw_ostream &os, const ProgramArena &arena, size_t k) {
        << "</div></div>\n";
   }
   os << "<div class=\"side\">";
-  writeStateList(os, arena);
+  writeStateList(os, page, arena);
   // The live box fills when a reader clicks an empty place.
   if (!onlyState) // else everything is live everywhere
     os << "<div class=\"live-box\"></div>";
@@ -238,7 +252,7 @@ std::string renderProgramHtml(const ProgramPage &page) {
   writeNotes(os, page);
   writeSummary(os, page);
   for (size_t k = 0; k < page.arenas.size(); ++k)
-    writeArena(os, page.arenas[k], k);
+    writeArena(os, page, k);
   os << "<div id=\"tip\" hidden></div>\n<script type=\"application/json\" "
         "id=\"plan-data\">"
      << report::programDataJson(page) << "</script>\n<script>" << page_js

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 #include <set>
 
 namespace coreai::cli {
@@ -78,6 +77,8 @@ llvm::Expected<ProgramPage> programPageOf(const ReportInput &input) {
       pte::replanProgram(program, input.memories, options);
   if (!replan)
     return replan.takeError();
+  // By memory id, then method (lib/Pte's order): every method's main
+  // arena comes before the arenas holding only shared mutable buffers.
   ProgramPage page;
   page.file = input.manifest.inputs.front().file;
   page.alignment = options.alignment;
@@ -102,20 +103,6 @@ llvm::Expected<ProgramPage> programPageOf(const ReportInput &input) {
     arena.kept = llvm::is_contained(replan->kept, before.memoryId);
     page.arenas.push_back(std::move(arena));
   }
-  // Method by method, each one's arenas by memory id: a reader looks for
-  // a method.
-  std::vector<size_t> methodOf;
-  for (const pte::ArenaEntry &arena : replan->before)
-    methodOf.push_back(arena.method);
-  std::vector<size_t> order(page.arenas.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return methodOf[a] < methodOf[b];
-  });
-  std::vector<ProgramArena> sorted;
-  for (size_t k : order)
-    sorted.push_back(std::move(page.arenas[k]));
-  page.arenas = std::move(sorted);
   page.notes = notesOf(input, *replan);
   return page;
 }
