@@ -96,15 +96,19 @@ llvm::Expected<const ManifestEntry *> selectEntry(const Manifest &m) {
 /// A program's pictures: the arena --entry selects as exported (--svg),
 /// and the page of every arena as exported and re-planned (--html).
 int writeProgramPictures(const ReportInput &input) {
-  llvm::Expected<ProgramPage> page = programPageOf(input);
-  if (!page)
-    return fail(InternalError, page.takeError());
+  std::string selected;
   if (!svgOut.empty()) {
     auto entry = selectEntry(input.manifest);
     if (!entry)
       return fail(InputError, entry.takeError());
+    selected = (*entry)->planned.entry;
+  }
+  llvm::Expected<ProgramPage> page = programPageOf(input);
+  if (!page)
+    return fail(InternalError, page.takeError());
+  if (!svgOut.empty()) {
     for (const ProgramArena &arena : page->arenas)
-      if (arena.before.entry == (*entry)->planned.entry)
+      if (arena.before.entry == selected)
         if (llvm::Error error =
                 writeText(svgOut, renderProgramArenaSvg(arena)))
           return fail(InputError, std::move(error));
