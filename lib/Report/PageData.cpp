@@ -237,6 +237,10 @@ llvm::json::Object programPlanJson(const ProgramArena &arena,
   plan["label"] = label;
   plan["regions"] = llvm::json::Array{
       llvm::formatv("arena {0}", arena.memoryId).str()};
+  llvm::json::Array steps;
+  for (const std::string &op : arena.instructionOps)
+    steps.push_back(ops(op));
+  plan["steps"] = std::move(steps);
   if (llvm::json::Array *rows = plan.getArray("b"))
     for (size_t b = 0; b < rows->size(); ++b)
       if (llvm::json::Array *row = (*rows)[b].getAsArray())

@@ -36,8 +36,9 @@ std::string pageDataJson(llvm::ArrayRef<const PlannedEntry *> plans);
 
 /// The same for a program's page: per arena its plan as exported, then
 /// as re-planned (plans 2k and 2k+1), each with "method" and "label"
-/// instead of "s", its one region the arena, and a tenth column in "b":
-/// 1 for a mutable buffer. "unit": what the time axis counts.
+/// instead of "s", its one region the arena, "steps" (per instruction its
+/// op, an index into "ops"), and a tenth column in "b": 1 for a mutable
+/// buffer. "unit": what the time axis counts.
 std::string programDataJson(const ProgramPage &page);
 
 } // namespace coreai::report

@@ -90,8 +90,10 @@ llvm::Expected<ProgramPage> programPageOf(const ReportInput &input) {
     ProgramArena arena;
     arena.method = program.methods[before.method].name;
     arena.memoryId = before.memoryId;
-    arena.instructions =
-        int64_t(program.methods[before.method].instructions.size());
+    for (const pte::Instruction &instruction :
+         program.methods[before.method].instructions)
+      arena.instructionOps.push_back(instruction.op);
+    arena.instructions = int64_t(arena.instructionOps.size());
     for (int64_t s : before.storages) {
       arena.tensors += int64_t(memory.storages[s].members.size());
       arena.state.push_back(memory.storages[s].state);

@@ -26,6 +26,9 @@ struct ProgramArena {
   std::string method;
   int64_t memoryId = 1;
   int64_t instructions = 0;
+  /// Per instruction, what it runs (`aten::mm.out`, `delegate 0`): what a
+  /// click on the instruction axis names.
+  std::vector<std::string> instructionOps;
   /// Planned tensors in the arena (a buffer may hold several: views).
   int64_t tensors = 0;
   /// The program's own plan (offsets from the file) and the re-plan; the

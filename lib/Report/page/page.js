@@ -237,7 +237,8 @@
     if (!at) return;
     moveCursor(svg, at.x);
     var plan = data.plans[+div.dataset.plan];
-    showLive(div, plan, at.t, 'live at ' + unit + ' ' + at.t +
+    var step = plan.steps && at.t < plan.steps.length ? ': ' + data.ops[plan.steps[at.t]] : '';
+    showLive(div, plan, at.t, 'live at ' + unit + ' ' + at.t + step +
              (plan.label ? ' (' + plan.label + ')' : ''));
   });
 
