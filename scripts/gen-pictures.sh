@@ -6,7 +6,8 @@
 # and screenshots of the page taken by headless Chromium: its top (the
 # bytes against S, where the bytes go, the regions' picture) and, for
 # Gemma, the picture with a rectangle hovered (a mouseover dispatched on
-# it, as test/browser/probe.js does).
+# it, as test/browser/probe.js does); and the page of the two-method
+# ExecuTorch program test/lit/pte/Inputs/decoder.pte.
 #
 # Usage: scripts/gen-pictures.sh [BUILD_DIR] (default build/); needs
 # chromium on PATH.
@@ -62,4 +63,27 @@ at = page.rfind("</body>")
 open(sys.argv[2], "w", encoding="utf-8").write(page[:at] + hover + page[at:])
 PY
 shot "$work/hovered.html" "$out/gemma4-e2b-dyn-hover.png" 1500
+
+# An ExecuTorch program's page: the two-method decoder of the lit tests
+# (prefill and decode, each with its KV caches), a cache clicked in
+# decode's re-plan (pinned in both plans) and an empty place clicked in
+# prefill's (what is live at that instruction).
+"$plan" inspect test/lit/pte/Inputs/decoder.pte --html "$work/decoder.html"
+python3 - "$work/decoder.html" "$work/decoder-clicked.html" <<'PY'
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+clicks = """<script>
+function click(target, x, y) {
+  target.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: x, clientY: y}));
+}
+var cache = document.querySelector('.plan.after rect.state'), box = cache.getBoundingClientRect();
+click(cache, box.left + 5, box.top + 2);
+var plans = document.querySelectorAll('.plan.after');
+var frame = plans[1].querySelector('rect.frame').getBoundingClientRect();
+click(plans[1].querySelector('svg'), frame.left + frame.width * 0.45, frame.top + 3);
+</script>"""
+at = page.rfind("</body>")
+open(sys.argv[2], "w", encoding="utf-8").write(page[:at] + clicks + page[at:])
+PY
+shot "$work/decoder-clicked.html" "$out/decoder-pte-page.png" 900
 echo "wrote $(cd "$out" && ls | tr '\n' ' ')to $out"

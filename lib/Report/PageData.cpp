@@ -205,16 +205,10 @@ std::string liveAtPeakHtml(const PlannedEntry &entry) {
   return html;
 }
 
-std::string pageDataJson(llvm::ArrayRef<const PlannedEntry *> plans) {
-  Strings ops, locations;
-  llvm::json::Array planData;
-  for (const PlannedEntry *entry : plans)
-    planData.push_back(planJson(*entry, ops, locations));
-  llvm::json::Value data = llvm::json::Object{
-      {"ops", ops.array()},
-      {"locations", locations.array()},
-      {"plans", std::move(planData)},
-  };
+namespace {
+
+/// `data` as text safe inside a <script> element.
+std::string scriptSafe(const llvm::json::Value &data) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << data;
@@ -229,6 +223,60 @@ std::string pageDataJson(llvm::ArrayRef<const PlannedEntry *> plans) {
       safe += c;
   }
   return safe;
+}
+
+/// One plan of a program's arena: named by what it is, its one region
+/// the arena, each buffer's row marked 1 when it is a mutable buffer.
+llvm::json::Object programPlanJson(const ProgramArena &arena,
+                                   const PlannedEntry &entry,
+                                   llvm::StringRef label, Strings &ops,
+                                   Strings &locations) {
+  llvm::json::Object plan = planJson(entry, ops, locations);
+  plan.erase("s");
+  plan["method"] = arena.method;
+  plan["label"] = label;
+  plan["regions"] = llvm::json::Array{
+      llvm::formatv("arena {0}", arena.memoryId).str()};
+  llvm::json::Array steps;
+  for (const std::string &op : arena.instructionOps)
+    steps.push_back(ops(op));
+  plan["steps"] = std::move(steps);
+  if (llvm::json::Array *rows = plan.getArray("b"))
+    for (size_t b = 0; b < rows->size(); ++b)
+      if (llvm::json::Array *row = (*rows)[b].getAsArray())
+        row->push_back(int64_t(b < arena.state.size() && arena.state[b]));
+  return plan;
+}
+
+} // namespace
+
+std::string pageDataJson(llvm::ArrayRef<const PlannedEntry *> plans) {
+  Strings ops, locations;
+  llvm::json::Array planData;
+  for (const PlannedEntry *entry : plans)
+    planData.push_back(planJson(*entry, ops, locations));
+  return scriptSafe(llvm::json::Object{
+      {"ops", ops.array()},
+      {"locations", locations.array()},
+      {"plans", std::move(planData)},
+  });
+}
+
+std::string programDataJson(const ProgramPage &page) {
+  Strings ops, locations;
+  llvm::json::Array planData;
+  for (const ProgramArena &arena : page.arenas) {
+    planData.push_back(
+        programPlanJson(arena, arena.before, "as exported", ops, locations));
+    planData.push_back(
+        programPlanJson(arena, arena.after, "re-planned", ops, locations));
+  }
+  return scriptSafe(llvm::json::Object{
+      {"unit", "instruction"},
+      {"ops", ops.array()},
+      {"locations", locations.array()},
+      {"plans", std::move(planData)},
+  });
 }
 
 } // namespace coreai::report

@@ -1,5 +1,7 @@
-// The bundle page and the growth chart as text: what the browser test
-// (test/lit/report/browser*.test) cannot pin to a number.
+// The bundle page, the growth chart and a program's page as text: what the
+// browser tests (test/lit/report/browser*.test, test/lit/pte/browser.test)
+// cannot pin to a number.
+#include "coreai-plan/Report/ProgramPage.h"
 #include "coreai-plan/Report/Report.h"
 
 #include <catch2/catch.hpp>
@@ -100,4 +102,63 @@ TEST_CASE("the bundle page keeps its data and pictures inert until shown",
   CHECK_FALSE(std::regex_search(html, std::regex("(src|href)=")));
   CHECK_FALSE(std::regex_search(
       html, std::regex("https?://(?!www\\.w3\\.org/2000/svg)")));
+}
+
+TEST_CASE("a program's page shows its arenas and state, nothing of S",
+          "[report][page]") {
+  // A cache (state, live throughout) and a tensor live at instruction 1:
+  // exported with a gap between them, re-planned without one.
+  ProgramArena arena;
+  arena.method = "decode";
+  arena.instructions = 4;
+  arena.tensors = 2;
+  PlannedEntry &before = arena.before;
+  before.entry = "decode";
+  before.problem.buffers = {{"v0", 0, 4, 64, 16}, {"v1", 1, 2, 64, 16}};
+  before.origins = {{"k</script>", "mutable buffer", ""},
+                    {"v1", "aten::mm.out", "model.py:3"}};
+  before.plan.offsets = {128, 0};
+  before.plan.heap = 192;
+  before.plan.lowerBound = 128;
+  arena.after = before;
+  arena.after.plan.offsets = {0, 64};
+  arena.after.plan.heap = 128;
+  arena.arenaBefore = 192;
+  arena.arenaAfter = 128;
+  arena.state = {true, false};
+  ProgramPage page;
+  page.file = "m.pte";
+  page.replanCommand = "coreai-plan plan m.pte";
+  page.arenas = {arena};
+  std::string html = renderProgramHtml(page);
+  // What the page says: after its style, before its script.
+  size_t body = html.find("</style>");
+  REQUIRE(body != std::string::npos);
+  std::string shown = html.substr(body, html.find("<script") - body);
+  // Nothing of chunk sizes or bundles.
+  CHECK(shown.find("S=") == std::string::npos);
+  CHECK_FALSE(std::regex_search(shown, std::regex("[Bb]undle")));
+  CHECK(shown.find("class=\"growth") == std::string::npos);
+  // Both plans, each with the arena's size and its lower bound.
+  CHECK(std::regex_search(shown, std::regex("class=\"arena-size\" "
+                                            "data-bytes=\"192\"")));
+  CHECK(std::regex_search(shown, std::regex("class=\"arena-size\" "
+                                            "data-bytes=\"128\"")));
+  std::regex bound("class=\"lower-bound\" data-bytes=\"128\"");
+  CHECK(std::distance(std::sregex_iterator(shown.begin(), shown.end(), bound),
+                      std::sregex_iterator()) == 2);
+  CHECK(shown.find("saved 64 B") != std::string::npos);
+  // The cache hatched in both plans and listed as state, its name escaped.
+  std::regex hatched("<rect class=\"buf state\" data-b=\"0\"");
+  CHECK(std::distance(
+            std::sregex_iterator(shown.begin(), shown.end(), hatched),
+            std::sregex_iterator()) == 2);
+  CHECK(shown.find("state: 1 mutable buffer, 64 B (64 bytes)") !=
+        std::string::npos);
+  CHECK(shown.find("k&lt;/script&gt;") != std::string::npos);
+  size_t data = html.find("id=\"plan-data\">");
+  REQUIRE(data != std::string::npos);
+  CHECK(html.substr(data, html.find("</script>", data) - data)
+            .find("k\\u003c/script>") != std::string::npos);
+  CHECK_FALSE(std::regex_search(html, std::regex("(src|href)=")));
 }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ProgramPage.h"
 #include "ReportInput.h"
 #include "TextTable.h"
 
@@ -52,7 +53,8 @@ llvm::cl::opt<std::string>
     htmlOut("html",
             llvm::cl::desc("Write an offline HTML page: where every "
                            "entry's bytes are, searchable, and the bytes "
-                           "against S"),
+                           "against S; for a program, each method's arena "
+                           "as exported and re-planned"),
             llvm::cl::value_desc("OUT.html"), llvm::cl::sub(inspectCommand));
 llvm::cl::opt<std::string> entryFilter("entry",
                                        llvm::cl::desc("Entry point for --svg"),
@@ -91,7 +93,36 @@ llvm::Expected<const ManifestEntry *> selectEntry(const Manifest &m) {
           .str());
 }
 
-int writePictures(const Manifest &m) {
+/// A program's pictures: the arena --entry selects as exported (--svg),
+/// and the page of every arena as exported and re-planned (--html).
+int writeProgramPictures(const ReportInput &input) {
+  std::string selected;
+  if (!svgOut.empty()) {
+    auto entry = selectEntry(input.manifest);
+    if (!entry)
+      return fail(InputError, entry.takeError());
+    selected = (*entry)->planned.entry;
+  }
+  llvm::Expected<ProgramPage> page = programPageOf(input);
+  if (!page)
+    return fail(InternalError, page.takeError());
+  if (!svgOut.empty()) {
+    for (const ProgramArena &arena : page->arenas)
+      if (arena.before.entry == selected)
+        if (llvm::Error error =
+                writeText(svgOut, renderProgramArenaSvg(arena)))
+          return fail(InputError, std::move(error));
+  }
+  if (!htmlOut.empty())
+    if (llvm::Error error = writeText(htmlOut, renderProgramHtml(*page)))
+      return fail(InputError, std::move(error));
+  return Success;
+}
+
+int writePictures(const ReportInput &input) {
+  if (input.program)
+    return writeProgramPictures(input);
+  const Manifest &m = input.manifest;
   if (!svgOut.empty()) {
     auto entry = selectEntry(m);
     if (!entry)
@@ -287,7 +318,7 @@ int runInspect() {
     return Success;
   }
   if (!svgOut.empty() || !htmlOut.empty())
-    return writePictures(*manifest);
+    return writePictures(*input);
   if (asJson) {
     llvm::outs() << writeManifestJson(*manifest);
     return Success;

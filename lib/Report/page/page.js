@@ -4,11 +4,14 @@
 // value, op, source location, bytes, live range, region and offset; a
 // click keeps them, or, on an empty place, says what is live at that op;
 // the search box finds values and ops by name. No network, no libraries.
+// The program page (ProgramHtml.cpp) shows two plans of an arena at once,
+// counts instructions instead of ops, and marks mutable buffers as state.
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('plan-data').textContent);
   var tip = document.getElementById('tip');
   var maxResults = 40;
+  var unit = data.unit || 'op';
 
   function bytes(n) {
     var units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], v = n, u = 0;
@@ -26,7 +29,7 @@
       value: r[0], op: data.ops[r[1]], location: data.locations[r[2]],
       size: r[3], start: r[4], end: r[5], region: plan.regions[r[6]],
       offset: kind === 'b' ? r[7] : 0, kernel: kind === 'b' ? r[8] : -1,
-      inPlace: kind === 'p'
+      inPlace: kind === 'p', state: kind === 'b' && r[9] === 1
     };
     return d;
   }
@@ -38,8 +41,9 @@
       d.location || '(no source location)',
       d.size + ' bytes (' + bytes(d.size) + ') at offset ' + d.offset +
         ' in ' + where + (d.inPlace ? ', written in place' : ''),
-      'live [' + d.start + ', ' + d.end + '): ' + (d.end - d.start) + ' ops'
+      'live [' + d.start + ', ' + d.end + '): ' + (d.end - d.start) + ' ' + unit + 's'
     ];
+    if (d.state) lines.push('mutable buffer: state kept between calls');
     if (d.kernel >= 0) lines.push('written by fused kernel ' + d.kernel);
     return lines.join('\n');
   }
@@ -66,10 +70,17 @@
     return holder.querySelector('svg');
   }
 
+  // A box beside the plan's picture: in the plan, else in its section.
+  function box(div, selector) {
+    return div.querySelector(selector) || div.closest('section').querySelector(selector);
+  }
+
   function show(id) {
     var div = planDiv(id);
     var section = div.closest('section');
-    section.querySelectorAll('.plan').forEach(function (p) { p.hidden = p !== div; });
+    // Tabs show one plan at a time; a program's two plans stay side by side.
+    if (section.querySelector('.tab'))
+      section.querySelectorAll('.plan').forEach(function (p) { p.hidden = p !== div; });
     section.querySelectorAll('.tab').forEach(function (t) {
       t.classList.toggle('active', +t.dataset.plan === +id);
     });
@@ -105,6 +116,10 @@
       lines.push(plan.regions[r] + ': ' + live.bytes + ' bytes (' + bytes(live.bytes) +
                  ') in ' + live.values.length + ' value' + (live.values.length === 1 ? '' : 's') +
                  ': ' + named.join(', ') + more);
+      var state = live.values.filter(function (v) { return v.state; });
+      if (state.length)
+        lines.push('of which mutable buffers (state): ' + state.length + ', ' +
+                   bytes(state.reduce(function (sum, v) { return sum + v.size; }, 0)));
     });
     [['output', 'outputs built in place'], ['state', 'states written in place']].forEach(function (k) {
       var s = sums[k[0]];
@@ -115,8 +130,9 @@
   }
 
   function showLive(div, plan, t, title) {
-    var box = div.querySelector('.live-box');
-    box.textContent = '';
+    var live = box(div, '.live-box');
+    if (!live) return;
+    live.textContent = '';
     var head = document.createElement('b');
     head.textContent = title;
     var list = document.createElement('ul');
@@ -125,8 +141,8 @@
       item.textContent = line;
       list.appendChild(item);
     });
-    box.appendChild(head);
-    box.appendChild(list);
+    live.appendChild(head);
+    live.appendChild(list);
   }
 
   // The op under a point of the picture, from the time axis the SVG names.
@@ -147,22 +163,29 @@
       svg.appendChild(line);
     }
     line.setAttribute('x1', x); line.setAttribute('x2', x);
-    line.setAttribute('y1', 80); line.setAttribute('y2', svg.viewBox.baseVal.height);
+    line.setAttribute('y1', svg.dataset.top || 80);
+    line.setAttribute('y2', svg.dataset.bottom || svg.viewBox.baseVal.height);
   }
 
   function pin(div, rect) {
     var info = rectInfo(rect);
     if (!info) return;
-    div.querySelectorAll('rect.selected').forEach(function (r) { r.classList.remove('selected'); });
+    var section = div.closest('section');
+    section.querySelectorAll('rect.selected').forEach(function (r) { r.classList.remove('selected'); });
     rect.classList.add('selected');
-    var box = div.querySelector('.details');
-    box.textContent = '';
+    // A program's arena: the same buffer in its other plan, to compare.
+    if (!section.querySelector('.tab') && rect.dataset.b !== undefined)
+      section.querySelectorAll('.plan rect[data-b="' + rect.dataset.b + '"]').forEach(function (r) {
+        r.classList.add('selected');
+      });
+    var details = box(div, '.details');
+    details.textContent = '';
     var text = info.text || describeText(info);
     text.split('\n').forEach(function (line, i) {
       var p = document.createElement('div');
       if (i === 0) p.className = 'value';
       p.textContent = line;
-      box.appendChild(p);
+      details.appendChild(p);
     });
   }
 
@@ -213,7 +236,10 @@
     var at = opAt(svg, event);
     if (!at) return;
     moveCursor(svg, at.x);
-    showLive(div, data.plans[+div.dataset.plan], at.t, 'live at op ' + at.t);
+    var plan = data.plans[+div.dataset.plan];
+    var step = plan.steps && at.t < plan.steps.length ? ': ' + data.ops[plan.steps[at.t]] : '';
+    showLive(div, plan, at.t, 'live at ' + unit + ' ' + at.t + step +
+             (plan.label ? ' (' + plan.label + ')' : ''));
   });
 
   // Search: values and ops whose name holds the query, in every plan.
@@ -257,7 +283,8 @@
       var row = document.createElement('div');
       var plan = data.plans[f.plan];
       row.dataset.plan = f.plan; row.dataset.kind = f.kind; row.dataset.index = f.index;
-      row.textContent = '@' + plan.entry + ' S=' + plan.s + '  ' + f.d.value + '  ' + f.d.op +
+      var which = plan.s !== undefined ? ' S=' + plan.s : ' ' + plan.label;
+      row.textContent = '@' + plan.entry + which + '  ' + f.d.value + '  ' + f.d.op +
         '  ' + f.d.region + '  ' + bytes(f.d.size) + '  live [' + f.d.start + ', ' + f.d.end + ')';
       results.appendChild(row);
     });
