@@ -121,7 +121,7 @@ def previous_package(ref, scratch):
     subprocess.run(["git", "-C", ROOT, "archive", "-o", archive, ref,
                     "python"], check=True)
     with tarfile.open(archive) as tar:
-        tar.extractall(scratch, filter="data")
+        tar.extractall(scratch)
     return os.path.join(scratch, "python")
 
 

@@ -21,9 +21,15 @@ from executorch.exir.memory_planning import (
 )
 from executorch.exir.passes.memory_planning_pass import MemoryPlanningPass
 
+from .cache_update import pair_cache_updates
 from .placement import place_specs
 from .solver import DEFAULT_TIME_LIMIT_MS, Solver
 from .storage_check import StorageReuseError, check_storage_reuse
+
+
+# The graph module's attribute naming the specs of paired cache updates
+# (ids), for the algorithm to size the arenas without the pairings.
+PAIRED_SPECS = "_coreai_plan_paired_cache_updates"
 
 
 @dataclass
@@ -53,13 +59,24 @@ class ArenaRecord:
 
 @dataclass
 class PlanRecord:
-    """One call: a graph's arenas and the wall time of the whole call."""
+    """One call: a graph's arenas and the wall time of the whole call.
+    With cache updates paired to their buffers (`update_caches_in_place`),
+    `bufsizes_without_pairing` is what coreai-plan's arenas would be with
+    each update in storage of its own, planned in the same call."""
     bufsizes: list
     arenas: list = field(default_factory=list)
     seconds: float = 0.0
+    paired_updates: int = 0
+    bufsizes_without_pairing: list = None
 
     def summary(self):
         parts = []
+        if self.bufsizes_without_pairing is not None:
+            saved = sum(self.bufsizes_without_pairing) - sum(self.bufsizes)
+            parts.append(f"{self.paired_updates} cache updates written into "
+                         f"their buffers: arenas {self.bufsizes[1:]} "
+                         f"instead of {self.bufsizes_without_pairing[1:]} "
+                         f"({saved} bytes saved)")
         for arena in self.arenas:
             proof = "proven optimal" if arena.optimal else \
                 f"gap <= {arena.gap:.2%}"
@@ -99,6 +116,12 @@ class CoreAIPlanAlgorithm:
             result.spec_dict[spec] = SpecAllocResult(
                 placement.mem_id, placement.mem_obj_id, placement.mem_offset)
         record = PlanRecord(list(bufsizes))
+        paired = getattr(graph_module, PAIRED_SPECS, None)
+        if paired:
+            record.paired_updates = len(paired)
+            record.bufsizes_without_pairing = list(place_specs(
+                specs, alignment, self.solver, input_sizes, extra_padding,
+                standalone=paired)[1])
         for mem_id, answer in sorted(solved.items()):
             planned = sum(1 for p in placements.values()
                           if p.mem_id == mem_id)
@@ -122,16 +145,43 @@ class VerifiedMemoryPlanningPass(MemoryPlanningPass):
     O(n log n + n * live); `"executorch"` runs ExecuTorch's Verifier itself,
     which compares every pair of specs (on a decoder of a few thousand specs
     it took half of `to_executorch`'s time, docs/EXECUTORCH.md). Either
-    way a broken plan stops the lowering with ExecuTorch's InternalError."""
+    way a broken plan stops the lowering with ExecuTorch's InternalError.
 
-    def __init__(self, *args, verifier="sweep", **kwargs):
+    `update_caches_in_place=True` gives each functional cache update the
+    storage of the mutable buffer it is copied back into, where
+    `cache_update.pair_cache_updates` proves that nothing reads the old
+    contents after the update; `cache_pairings` and `cache_refusals` list
+    what was paired and what was not, and why. It needs the mutable buffers
+    planned with the activations (not `share_mutable_buffers`, which places
+    them after planning)."""
+
+    def __init__(self, *args, verifier="sweep", update_caches_in_place=False,
+                 **kwargs):
         if verifier not in ("sweep", "executorch"):
             raise ValueError(f"verifier must be 'sweep' or 'executorch', "
                              f"got {verifier!r}")
         super().__init__(*args, **kwargs)
+        if update_caches_in_place and (self.share_mutable_buffers or
+                                       not self.alloc_mutable_buffers):
+            raise ValueError(
+                "update_caches_in_place needs the mutable buffers planned "
+                "with the activations (alloc_mutable_buffers=True, "
+                "share_mutable_buffers=False): an update takes its "
+                "buffer's storage")
         self.verifier = verifier
+        self.update_caches_in_place = update_caches_in_place
+        self.cache_pairings = []
+        self.cache_refusals = []
 
     def run(self, graph_module, graph_signature=None):
+        if self.update_caches_in_place:
+            pairings, refusals = pair_cache_updates(graph_module,
+                                                    graph_signature)
+            self.cache_pairings += pairings
+            self.cache_refusals += refusals
+            setattr(graph_module, PAIRED_SPECS, {
+                id(node.meta["spec"]) for node in graph_module.graph.nodes
+                if node.name in {p.update for p in pairings}})
         result = super().run(graph_module, graph_signature)
         # As the pass's own Verifier: mutable buffers shared between methods
         # are placed after planning, outside the rules.
