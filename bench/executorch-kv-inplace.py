@@ -78,19 +78,22 @@ def job(name, layers, steps, solver, tiny):
     row = dict(model=name, layers=layers, steps=steps)
     outputs = {}
     for planner in ("greedy", "coreai"):
-        for paired in (False, True):
+        for paired in (False, True, "reinplace"):
             algorithm = CoreAIPlanAlgorithm(solver=solver) \
                 if planner == "coreai" else greedy
             planning = VerifiedMemoryPlanningPass(
                 memory_planning_algo=MemoryPlanningAlgorithmSuite(
                     [algorithm]),
-                update_caches_in_place=paired)
+                update_caches_in_place=paired is True)
             begin = time.perf_counter()
-            program = harness.lower(edge, planning)
-            key = f"{planner}{'_paired' if paired else ''}"
+            # ExecuTorch's own (experimental) reinplace pass, for comparison.
+            program = harness.lower(edge, planning, run_reinplace_pass=(
+                paired == "reinplace"))
+            key = planner + {False: "", True: "_paired",
+                             "reinplace": "_reinplace"}[paired]
             row[key] = harness.arenas(program)["forward"]
             row[key + "_s"] = time.perf_counter() - begin
-            if paired:
+            if paired is True:
                 row["pairings"] = len(planning.cache_pairings)
                 row["paired_bytes"] = sum(p.bytes for p in
                                           planning.cache_pairings)
@@ -107,6 +110,8 @@ def job(name, layers, steps, solver, tiny):
                 outputs[key], reference)
         row[planner + "_exact"] = harness.same_bits(
             outputs[planner], outputs[planner + "_paired"])
+        row[planner + "_reinplace_exact"] = harness.same_bits(
+            outputs[planner], outputs[planner + "_reinplace"])
     return row
 
 
@@ -150,13 +155,17 @@ def report(rows, args, wall):
         "*Exact*: the paired program's outputs equal the unpaired one's "
         "bit for bit in ExecuTorch's runtime (same planner); *eager*: the "
         "largest difference from eager PyTorch over all calls, unpaired / "
-        "paired.",
+        "paired. *Reinplace pass*: the unpaired planning with "
+        "ExecuTorch's own experimental `run_reinplace_pass=True` "
+        "(ExecutorchBackendConfig), its outputs compared bit for bit with "
+        "the unpaired program's.",
         "",
         "| model | layers | pairings (bytes) | greedy (B) | greedy, paired "
         "(B) | coreai-plan (B) | coreai-plan, paired (B) | saved | exact "
-        "(greedy, coreai-plan) | eager, coreai-plan |",
+        "(greedy, coreai-plan) | eager, coreai-plan | reinplace pass: "
+        "greedy, coreai-plan (B) | reinplace exact |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
-        "--- |"]
+        "--- | --- | --- |"]
     for row in rows:
         if "error" in row:
             lines.append(f"| {row['model']} | not measured here: "
@@ -171,7 +180,10 @@ def report(rows, args, wall):
             f"{mib(row['greedy_paired'][0])} | {mib(row['coreai'][0])} | "
             f"{mib(row['coreai_paired'][0])} | {mib(saved)} | {exact} | "
             f"{row['coreai_eager']:.3g} / {row['coreai_paired_eager']:.3g} "
-            "|")
+            f"| {row['greedy_reinplace'][0]:,}, "
+            f"{row['coreai_reinplace'][0]:,} | " +
+            ", ".join("yes" if row[f"{p}_reinplace_exact"] else "NO"
+                      for p in ("greedy", "coreai")) + " |")
     refusals = sorted({r for row in rows for r in row.get("refusals", [])})
     if refusals:
         lines += ["", "Updates not paired: " + "; ".join(refusals[:6])]
