@@ -142,7 +142,10 @@ def measure(package_dir, solver, layers, repeats):
 def report(before, after, layers, repeats, ref, wall):
     cpu = platform.processor() or platform.machine()
     rows = []
-    for label, result in (("before (" + ref + ")", before),
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short",
+                             ref], capture_output=True, text=True
+                            ).stdout.strip() or ref
+    for label, result in ((f"before ({ref}: {commit})", before),
                           ("after (this commit)", after)):
         greedy = result["medians"]["greedy"]
         package = result["medians"]["package"]
@@ -164,10 +167,10 @@ def report(before, after, layers, repeats, ref, wall):
         "configuration (greedy) and with the package's "
         "`memory_planning_pass()` (coreai-plan beside greedy, checked). "
         f"Medians of {repeats} lowerings each, alternating, in one process "
-        "per version of the package (this commit's python/ and the "
-        "previous commit's, one after the other in the same run); each "
-        "process measures greedy too. Arena sizes are the program's "
-        "(mem_id 1 and, with the cache, 2).",
+        "per version of the package (the checkout's python/ and "
+        f"{ref}'s, one after the other in the same run); each "
+        "process measures greedy too. Arena sizes: the program's arena 1 "
+        "(one method, so the KV cache is planned in it too).",
         "",
         "| package | greedy (s) | package (s) | package / greedy | "
         "arenas, greedy (B) | arenas, package (B) |",
