@@ -10,7 +10,7 @@ coreai-plan, run in ExecuTorch's runtime against eager PyTorch.
 Llama-3.2-1B, Qwen3-0.6B and SmolLM2-360M at their published widths
 (bench/decoders/export_decoders.py: random f16 weights, seed 0, sdpa,
 transformers' static KV cache of 1024 positions) with N layers (default 2;
-the cache and its second copy grow by the same bytes per layer), one method
+0: the published depth), one method
 exported at S = 1 and called K times in one loaded program (positions 0 to
 K-1, the cache carried from call to call in the method's arena: single
 method, so the buffers are planned with the activations). Four programs per
@@ -40,7 +40,8 @@ def build(name, layers, tiny):
     import torch
     import export_decoders as decoders
     spec = decoders.spec_of(name, tiny=tiny)
-    spec["num_hidden_layers"] = layers
+    if layers:              # 0: the published depth
+        spec["num_hidden_layers"] = layers
     dtype = torch.float32 if tiny else torch.float16
     model = decoders.make_model(spec, "sdpa", dtype, "cpu")
     return spec, decoders.make_wrapper(model, "cpu"), dtype
@@ -75,7 +76,7 @@ def job(name, layers, steps, solver, tiny):
     with torch.no_grad():
         reference = [[eager(input_ids=ids, cache_position=position)]
                      for ids, position in calls]
-    row = dict(model=name, layers=layers, steps=steps)
+    row = dict(model=name, layers=spec["num_hidden_layers"], steps=steps)
     outputs = {}
     for planner in ("greedy", "coreai"):
         for paired in (False, True, "reinplace"):
@@ -142,9 +143,11 @@ def report(rows, args, wall):
         "",
         f"Measured on this project's shared 2-core CPU machine ({cpu}; "
         f"{wall:.0f} s for the whole run), ExecuTorch 1.5.1 and torch "
-        f"2.14.1: {width}, {args.layers} layers each (fewer than the "
-        "models' 16-32, for time; the cache and its second copy grow by "
-        "the same bytes per layer), static KV cache of 1024 positions, one "
+        f"2.14.1: {width}, " + (
+            "at their published depth" if not args.layers else
+            f"{args.layers} layers each (fewer than the models' 16-32, for "
+            "time; the cache and its second copy grow by the same bytes per "
+            "layer)") + ", static KV cache of 1024 positions, one "
         f"method at S = 1 called {args.steps} times in one loaded program "
         "(the cache carried from call to call). The cache buffers are "
         "planned with the activations (one method: no "
