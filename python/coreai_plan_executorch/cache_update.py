@@ -93,7 +93,7 @@ def _same_layout(update, placeholder):
         mine.dtype == theirs.dtype
 
 
-def _refusal(node, placeholder, buffer, order, nodes):
+def _refusal(node, placeholder, order, nodes):
     """Why `node` may not write into `placeholder`'s storage, or None."""
     write_backs = [user for user in placeholder.users
                    if _is_op(user, (WRITE_BACK,))]
@@ -128,7 +128,7 @@ def pair_cache_updates(graph_module, graph_signature):
                 placeholder.name not in buffers:
             continue
         buffer = buffers[placeholder.name]
-        reason = _refusal(node, placeholder, buffer, order, nodes)
+        reason = _refusal(node, placeholder, order, nodes)
         if reason:
             refusals.append(Refusal(node.name, buffer, reason))
             continue
