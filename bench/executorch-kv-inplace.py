@@ -116,10 +116,75 @@ def job(name, layers, steps, solver, tiny):
     return row
 
 
+class Planned(Exception):
+    """Raised once the plans are made: nothing is emitted."""
+
+
+class PlanEveryWay:
+    """In place of the memory planning pass: a copy of the graph planned by
+    each planner, without and with the pairing, then a stop before the
+    emitter (no program, no copy of the weights)."""
+
+    def __init__(self, solver):
+        self.solver = solver
+        self.row = {}
+
+    def run(self, graph_module, graph_signature=None):
+        import copy
+        from executorch.exir.memory_planning import (
+            MemoryPlanningAlgorithmSuite, greedy)
+        from coreai_plan_executorch import (CoreAIPlanAlgorithm,
+                                            VerifiedMemoryPlanningPass)
+        # Unpaired first: the copies share the specs' objects with the
+        # graph (a deepcopy of a GraphModule keeps node.meta's), so the
+        # storage a pairing gives must not reach an unpaired plan.
+        for paired in (False, True):
+            for planner in ("greedy", "coreai"):
+                algorithm = CoreAIPlanAlgorithm(solver=self.solver) \
+                    if planner == "coreai" else greedy
+                planning = VerifiedMemoryPlanningPass(
+                    memory_planning_algo=MemoryPlanningAlgorithmSuite(
+                        [algorithm]),
+                    update_caches_in_place=paired)
+                module = copy.deepcopy(graph_module)
+                planning.run(module, graph_signature)
+                key = planner + ("_paired" if paired else "")
+                self.row[key] = list(module.meta["non_const_buffer_sizes"][1:])
+                if paired:
+                    self.row["pairings"] = len(planning.cache_pairings)
+                    self.row["paired_bytes"] = sum(
+                        p.bytes for p in planning.cache_pairings)
+                    self.row["refusals"] = [f"{r.update}: {r.reason}" for r
+                                            in planning.cache_refusals]
+        raise Planned()
+
+
+def plan_job(name, layers, solver):
+    """Arenas only, at any depth: the four plans of one export."""
+    import torch
+    from executorch.exir import ExecutorchBackendConfig
+    import harness
+    torch.set_num_threads(2)
+    spec, wrapper, _ = build(name, layers, False)
+    ids, position = step_inputs(spec, 1)[0]
+    exported = torch.export.export(
+        wrapper, args=(), kwargs={"input_ids": ids,
+                                  "cache_position": position}, strict=False)
+    edge = harness.export_edge({"forward": exported}, keep_linear=True)
+    planning = PlanEveryWay(solver)
+    try:
+        edge.to_executorch(ExecutorchBackendConfig(
+            memory_planning_pass=planning))
+    except Planned:
+        pass
+    return dict(model=name, layers=spec["num_hidden_layers"], **planning.row)
+
+
 def measure(name, args, solver):
     command = [sys.executable, os.path.abspath(__file__), "--job", name,
                "--layers", str(args.layers), "--steps", str(args.steps),
-               "--solver", solver] + (["--tiny"] if args.tiny else [])
+               "--solver", solver] + (["--tiny"] if args.tiny else []) + \
+        (["--plan-only"] if args.plan_only else [])
     done = subprocess.run(command, capture_output=True, text=True)
     lines = done.stdout.strip().splitlines()
     if done.returncode == 0 and lines:
@@ -193,6 +258,38 @@ def report(rows, args, wall):
     return "\n".join(lines)
 
 
+def plan_report(rows, args, wall):
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        "### At the models' depth: arenas only",
+        "",
+        f"The same exports at the published depth (measured here, {cpu}, "
+        f"{wall:.0f} s for the run; `--layers 0 --plan-only`), planned four "
+        "ways on copies of one graph and not run: the runtime's outputs "
+        "are compared above, at two layers (the pairing is the same per "
+        "layer).",
+        "",
+        "| model | layers | pairings (bytes) | greedy (B) | greedy, paired "
+        "(B) | coreai-plan (B) | coreai-plan, paired (B) | saved by the "
+        "pairing (coreai-plan) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for row in rows:
+        if "error" in row:
+            lines.append(f"| {row['model']} | not measured here: "
+                         f"{row['error']} |||||||")
+            continue
+        lines.append(
+            f"| {row['model']} | {row['layers']} | {row['pairings']} "
+            f"({mib(row['paired_bytes'])}) | {mib(row['greedy'][0])} | "
+            f"{mib(row['greedy_paired'][0])} | {mib(row['coreai'][0])} | "
+            f"{mib(row['coreai_paired'][0])} | "
+            f"{mib(row['coreai'][0] - row['coreai_paired'][0])} |")
+    refusals = sorted({r for row in rows for r in row.get("refusals", [])})
+    if refusals:
+        lines += ["", "Updates not paired: " + "; ".join(refusals[:6])]
+    return "\n".join(lines)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -200,10 +297,15 @@ def main():
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=list(MODELS))
     parser.add_argument("--tiny", action="store_true")
+    parser.add_argument("--plan-only", action="store_true",
+                        help="arenas only, nothing run (any depth)")
     parser.add_argument("--update", action="store_true")
     parser.add_argument("--job")
     parser.add_argument("--solver")
     args = parser.parse_args()
+    if args.job and args.plan_only:
+        print(json.dumps(plan_job(args.job, args.layers, args.solver)))
+        return
     if args.job:
         print(json.dumps(job(args.job, args.layers, args.steps, args.solver,
                              args.tiny)))
@@ -214,6 +316,10 @@ def main():
     for name in args.only:
         rows.append(measure(name, args, solver))
         print(json.dumps(rows[-1]), file=sys.stderr)
+    if args.plan_only:
+        publish(plan_report(rows, args, time.monotonic() - begin),
+                "executorch-kv-inplace-depth", args.update)
+        return
     publish(report(rows, args, time.monotonic() - begin),
             "executorch-kv-inplace", args.update)
 

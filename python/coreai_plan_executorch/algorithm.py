@@ -27,8 +27,9 @@ from .solver import DEFAULT_TIME_LIMIT_MS, Solver
 from .storage_check import StorageReuseError, check_storage_reuse
 
 
-# The graph module's attribute naming the specs of paired cache updates
-# (ids), for the algorithm to size the arenas without the pairings.
+# The graph module's attribute with the paired cache updates: (how many,
+# the ids of the specs given their buffers' storage), for the algorithm to
+# size the arenas without the pairings.
 PAIRED_SPECS = "_coreai_plan_paired_cache_updates"
 
 
@@ -116,9 +117,9 @@ class CoreAIPlanAlgorithm:
             result.spec_dict[spec] = SpecAllocResult(
                 placement.mem_id, placement.mem_obj_id, placement.mem_offset)
         record = PlanRecord(list(bufsizes))
-        paired = getattr(graph_module, PAIRED_SPECS, None)
+        updates, paired = getattr(graph_module, PAIRED_SPECS, (0, None))
         if paired:
-            record.paired_updates = len(paired)
+            record.paired_updates = updates
             record.bufsizes_without_pairing = list(place_specs(
                 specs, alignment, self.solver, input_sizes, extra_padding,
                 standalone=paired)[1])
@@ -179,9 +180,8 @@ class VerifiedMemoryPlanningPass(MemoryPlanningPass):
                                                     graph_signature)
             self.cache_pairings += pairings
             self.cache_refusals += refusals
-            setattr(graph_module, PAIRED_SPECS, {
-                id(node.meta["spec"]) for node in graph_module.graph.nodes
-                if node.name in {p.update for p in pairings}})
+            setattr(graph_module, PAIRED_SPECS, (len(pairings), {
+                id(spec) for pairing in pairings for spec in pairing.specs}))
         result = super().run(graph_module, graph_signature)
         # As the pass's own Verifier: mutable buffers shared between methods
         # are placed after planning, outside the rules.

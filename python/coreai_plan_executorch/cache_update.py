@@ -19,9 +19,11 @@ planning pass receives (out-variants, write-backs inserted) and marks it:
 - no node after the update reads the buffer, directly or through a view of
   it (a reader before the update sees the old contents, as it should);
 - the update's output has the buffer's shape and dtype.
-Anything else is left as it is and said why.
+Anything else is left as it is and said why. The write-back's value in the
+method's output (a spec of its own, live at the output node) is given the
+buffer's storage too: it is the buffer.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 UPDATE_OPS = ("aten::index_put.out", "aten::index_copy.out")
 WRITE_BACK = "aten::copy_"
@@ -38,6 +40,9 @@ class CachePairing:
     update: str
     buffer: str
     bytes: int
+    # The specs given the buffer's storage: the update's, and the
+    # write-back's value in the method's output where it has one of its own.
+    specs: list = field(default_factory=list, repr=False)
 
 
 @dataclass
@@ -112,6 +117,34 @@ def _refusal(node, placeholder, order, nodes):
     return None
 
 
+def _returned_value_in_buffer(nodes, write_back, placeholder):
+    """The method's output lists each write-back, and its spec there is a
+    tensor of its own, live at the output node only: the value `copy_`
+    returns, which is the buffer. Once the updates no longer keep a second
+    cache alive, those specs would hold one at the output node; they are
+    given the buffer's storage."""
+    output = nodes[-1]
+    if output.op != "output" or not output.args:
+        return []
+    specs = output.meta.get("spec")
+    values = output.args[0]
+    if not isinstance(values, (list, tuple)) or \
+            not isinstance(specs, (list, tuple)) or \
+            len(specs) != len(values):
+        return []
+    buffer_spec = placeholder.meta.get("spec")
+    backed = []
+    for value, spec in zip(values, specs):
+        if value is write_back and spec is not None and \
+                spec is not buffer_spec and spec.storage_base is None and \
+                tuple(spec.shape) == tuple(buffer_spec.shape) and \
+                spec.dtype == buffer_spec.dtype:
+            spec.storage_base = buffer_spec
+            spec.storage_base_offset = 0
+            backed.append(spec)
+    return backed
+
+
 def pair_cache_updates(graph_module, graph_signature):
     """Marks each provable pairing (node.meta['_share_alloc_with_arg_idx']
     = 0, read by ExecuTorch's memory planning pass) and returns
@@ -133,7 +166,11 @@ def pair_cache_updates(graph_module, graph_signature):
             refusals.append(Refusal(node.name, buffer, reason))
             continue
         node.meta["_share_alloc_with_arg_idx"] = 0
+        write_back = next(user for user in placeholder.users
+                          if _is_op(user, (WRITE_BACK,)))
+        returned = _returned_value_in_buffer(nodes, write_back, placeholder)
         spec = node.meta["spec"]
         pairings.append(CachePairing(node.name, buffer,
-                                     spec.allocated_memory))
+                                     spec.allocated_memory,
+                                     [spec] + returned))
     return pairings, refusals
