@@ -337,7 +337,6 @@ def main():
                                 f" {args.target_ratio}")
 
     text = "\n".join([
-        "<!-- BEGIN solver-frontier -->",
         "## The solver against earlier commits (issue 49, `bench/solver-frontier.py`)",
         "",
         f"`bench/solver-frontier.py --base ...` on {os.cpu_count()} cores, "
@@ -355,7 +354,6 @@ def main():
         *lines,
         "",
         *summary,
-        "<!-- END solver-frontier -->",
     ])
     print(text)
     if args.update:

@@ -8,8 +8,11 @@
 
 `memory_planning_pass()` plans every method's arenas with coreai-plan's exact
 anytime search (coreai-solve) beside ExecuTorch's greedy, keeps the smaller,
-and runs ExecuTorch's Verifier on the result. docs/EXECUTORCH.md has the
-details: what is planned, the semantics kept, the figures.
+and checks the result against ExecuTorch's storage-reuse rules (a sweep,
+storage_check). `memory_planning_pass(update_caches_in_place=True)` also
+writes each functional KV-cache update into its buffer where that is
+proven sound (cache_update). docs/EXECUTORCH.md has the details: what is
+planned, the semantics kept, the figures.
 
 The ExecuTorch parts are imported on first use, so `placement` and `solver`
 work without ExecuTorch installed.

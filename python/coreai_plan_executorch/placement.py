@@ -96,10 +96,11 @@ def live_interval(spec):
     return first, last + 1
 
 
-def arena_problems(specs, alignment, input_sizes):
+def arena_problems(specs, alignment, input_sizes, standalone=frozenset()):
     """Realigns every spec and sorts those without a storage base into one
-    ArenaProblem per mem_id. Returns (problems by mem_id, the specs with a
-    storage base, in order)."""
+    ArenaProblem per mem_id; a spec whose id is in `standalone` is planned
+    on its own even with a storage base. Returns (problems by mem_id, the
+    specs with a storage base, in order)."""
     check_alignment(alignment)
     problems = {}
     backed = []
@@ -109,7 +110,7 @@ def arena_problems(specs, alignment, input_sizes):
             continue
         seen.add(id(spec))
         spec.realign(alignment)
-        if spec.storage_base is not None:
+        if spec.storage_base is not None and id(spec) not in standalone:
             backed.append(spec)
             continue
         mem_id = 1 if spec.mem_id is None else spec.mem_id
@@ -187,14 +188,18 @@ def buffer_sizes(problems, solved, extra_padding):
     return sizes
 
 
-def place_specs(specs, alignment, solve, input_sizes=(), extra_padding=0):
-    """Plans `specs` as ExecuTorch's memory planning algorithms do.
+def place_specs(specs, alignment, solve, input_sizes=(), extra_padding=0,
+                standalone=frozenset()):
+    """Plans `specs` as ExecuTorch's memory planning algorithms do
+    (`standalone`: ids of specs planned on their own despite a storage
+    base, to size the arena as it would be without those pairings).
 
     `solve(rows, alignment)` packs one arena's rows and returns a
     SolvedArena. Returns (placements: spec -> Placement, bufsizes,
     solved: mem_id -> SolvedArena, the bytes set aside below each arena's
     allocations: mem_id -> bytes)."""
-    problems, backed = arena_problems(specs, alignment, list(input_sizes))
+    problems, backed = arena_problems(specs, alignment, list(input_sizes),
+                                      standalone)
     solved = {}
     placed = {}
     for mem_id in sorted(problems):

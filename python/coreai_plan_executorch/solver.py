@@ -2,8 +2,9 @@
 stdin), its offsets, heap, bounds and proof out (`--json`, docs/CLI.md).
 
 The binary links only coreai-plan's MLIR-free core, so a call costs about a
-millisecond of start-up; a process per arena keeps this package free of a
-native build.
+millisecond of start-up. `pip install` builds it into the package
+(python/pyproject.toml: bin/coreai-solve beside these modules), so the
+package needs nothing on PATH.
 """
 import json
 import os
@@ -13,6 +14,7 @@ import subprocess
 from .placement import PlanningError, SolvedArena
 
 SOLVER_ENV = "COREAI_SOLVE"
+SOLVER_NAME = "coreai-solve"
 DEFAULT_TIME_LIMIT_MS = 2000
 
 
@@ -20,15 +22,30 @@ class SolverError(RuntimeError):
     """coreai-solve is missing, refused the problem or failed."""
 
 
+def bundled_solver():
+    """The coreai-solve that `pip install` built into this package, or None.
+    Every directory of the package is looked in: an editable install keeps
+    the sources in the checkout and the built binary in site-packages."""
+    from . import __path__ as package_dirs
+    for directory in package_dirs:
+        candidate = os.path.join(directory, "bin", SOLVER_NAME)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 def find_solver(path=None):
-    """The coreai-solve to run: `path`, else $COREAI_SOLVE, else the one on
-    PATH."""
-    candidate = path or os.environ.get(SOLVER_ENV) or \
-        shutil.which("coreai-solve")
+    """The coreai-solve to run: `path`, else $COREAI_SOLVE (a deliberate
+    choice, such as a build under test), else the package's own, else the
+    one on PATH."""
+    candidate = path or os.environ.get(SOLVER_ENV) or bundled_solver() or \
+        shutil.which(SOLVER_NAME)
     if not candidate:
         raise SolverError(
-            "coreai-solve not found: pass solver=PATH, set $COREAI_SOLVE or "
-            "put the build's bin/ on PATH (it is built with coreai-plan)")
+            "coreai-solve not found: this package was installed without its "
+            "solver; reinstall it with `pip install` from the coreai-plan "
+            "checkout (it builds coreai-solve), or pass solver=PATH, set "
+            "$COREAI_SOLVE or put coreai-plan's bin/ on PATH")
     if not (os.path.isfile(candidate) and os.access(candidate, os.X_OK)):
         raise SolverError(f"coreai-solve at {candidate!r} is not an "
                           "executable file")

@@ -136,16 +136,17 @@ def print_arenas(label, greedy_program, coreai_program, algorithm):
 
 
 def compare_planners(label, edge, calls, reference=None, tolerance=1e-4,
-                     pass_options=None, config=None):
+                     pass_options=None, config=None, algorithm=None):
     """Lowers `edge` with both planners, runs `calls` in each program and
     checks that the outputs agree bit for bit, that coreai-plan's arenas are
     no larger than greedy's and (with `reference`, eager PyTorch's outputs)
     that the program computes the model. `pass_options` go to both
-    MemoryPlanningPasses, `config` to ExecutorchBackendConfig. Returns
+    MemoryPlanningPasses, `config` to ExecutorchBackendConfig; `algorithm`
+    is coreai-plan's (default: one running $COREAI_SOLVE). Returns
     (greedy program, coreai program, algorithm, outputs)."""
     pass_options = pass_options or {}
     config = config or {}
-    algorithm = coreai_algorithm()
+    algorithm = algorithm or coreai_algorithm()
     begin = time.perf_counter()
     greedy_program = lower(edge, greedy_pass(**pass_options), **config)
     coreai_program = lower(edge, coreai_pass(algorithm, **pass_options),

@@ -2,7 +2,8 @@
 
 coreai-plan's plan of the tiny Llama is taken and one tensor is moved onto
 the bytes of another that is still live (written after it, read after that):
-ExecuTorch's Verifier must reject that plan, and the program built from it
+the package's check of ExecuTorch's rules and ExecuTorch's own Verifier
+must both reject that plan, and the program built from it
 anyway (through a pass that does not verify) must give different logits in
 ExecuTorch's runtime, while the unchanged plan gives greedy's logits bit for
 bit.
@@ -61,11 +62,12 @@ class PlantedOverlap:
         return result
 
 
-def planted_pass(verified):
+def planted_pass(verifier=None):
     suite = MemoryPlanningAlgorithmSuite(
         [PlantedOverlap(harness.coreai_algorithm())])
-    if verified:
-        return harness.VerifiedMemoryPlanningPass(memory_planning_algo=suite)
+    if verifier:
+        return harness.VerifiedMemoryPlanningPass(memory_planning_algo=suite,
+                                                  verifier=verifier)
     return MemoryPlanningPass(memory_planning_algo=suite)
 
 
@@ -82,16 +84,18 @@ def test():
         "llama", edge, calls)
     greedy_outputs = harness.run(greedy_program, calls)
 
-    try:
-        harness.lower(edge, planted_pass(verified=True))
-    except InternalError as rejection:
-        print(f"ExecuTorch's Verifier rejects the planted plan: "
-              f"{str(rejection)[:160]}")
-    else:
-        raise harness.TestFailure("ExecuTorch's Verifier accepted a plan "
-                                  "with two live tensors on the same bytes")
+    for verifier in ("sweep", "executorch"):
+        try:
+            harness.lower(edge, planted_pass(verifier))
+        except InternalError as rejection:
+            print(f"verifier={verifier} rejects the planted plan: "
+                  f"{str(rejection)[:160]}")
+        else:
+            raise harness.TestFailure(
+                f"verifier={verifier} accepted a plan with two live tensors "
+                "on the same bytes")
 
-    planted = planted_pass(verified=False)
+    planted = planted_pass()
     program = harness.lower(edge, planted)
     victim, intruder = planted.memory_planning_algo.algo_list[0].planted
     print(f"planted: {intruder.allocated_memory} bytes live {intruder.lifetime}"
