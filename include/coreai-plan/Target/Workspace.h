@@ -104,6 +104,11 @@ struct WorkspaceRule {
   const WorkspaceVariant &cheapest() const;
 };
 
+/// Whether a rule's `op` (`aten.NAME`, any overload, or
+/// `aten.NAME.OVERLOAD`) names ATen op `name` (`aten.mm`) with `overload`.
+bool namesAtenOp(llvm::StringRef ruleOp, llvm::StringRef name,
+                 llvm::StringRef overload);
+
 /// The op classes a rule may name.
 llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses();
 
