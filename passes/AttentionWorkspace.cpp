@@ -3,7 +3,7 @@
 // A runtime that runs fusion's attention kernel (two products with a
 // softmax between them, docs/FUSION.md) as one library call
 // (scaled_dot_product_attention) takes the scratch of that call, not of
-// the ops it replaces. The target's class `attention` rule gives it,
+// the ops it replaces. The target's class `attention_kernel` rule gives it,
 // evaluated on the kernel as the call sees it: q, k and v as the kernel
 // reads them from outside (through its own views and copies, such as the
 // `expand` and `clone` that repeat GQA's KV heads: the call reads the
@@ -128,7 +128,7 @@ std::optional<WorkspaceOp> attentionKernelOf(ArrayRef<Operation *> ops) {
 FailureOr<int64_t> attentionKernelWorkspace(ArrayRef<Operation *> ops,
                                             const WorkspaceRules &rules,
                                             int64_t *alignment) {
-  const WorkspaceRule *rule = rules.find("", "", "attention");
+  const WorkspaceRule *rule = rules.find("", "", "attention_kernel");
   if (!rule || !rule->op.empty())
     return 0;
   std::optional<WorkspaceOp> kernel = attentionKernelOf(ops);

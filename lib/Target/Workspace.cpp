@@ -443,7 +443,7 @@ llvm::Expected<int64_t> evaluate(const WorkspaceExpr &expr,
 
 llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses() {
   static constexpr llvm::StringLiteral classes[] = {
-      "normalisation", "reduction", "matmul", "attention"};
+      "normalisation", "reduction", "matmul", "attention", "attention_kernel"};
   return classes;
 }
 

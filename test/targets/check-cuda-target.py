@@ -96,9 +96,9 @@ def check_result_dtypes(target, data, errors, notes):
                       "measured: not so" % (op, index, kernel, graph))
 
 
-def attention_rule(target):
+def attention_rule(target, cls="attention_kernel"):
     for rule in target.get("workspace", []):
-        if rule.get("class") == "attention":
+        if rule.get("class") == cls:
             return rule
     return None
 
@@ -115,10 +115,15 @@ def runtime_case(row):
 
 
 def check_attention(target, data, errors, notes):
-    rule = attention_rule(target)
-    if rule is None or "bytes" not in rule:
-        errors.append("workspace: the target has no attention rule of one expression")
-        return
+    for cls in ("attention_kernel", "attention"):
+        rule = attention_rule(target, cls)
+        if rule is None or "bytes" not in rule:
+            errors.append("workspace: the target has no class %s rule of one expression" % cls)
+            continue
+        compare_attention(rule, data, errors, notes if cls == "attention" else [])
+
+
+def compare_attention(rule, data, errors, notes):
     compared = 0
     for row in data.get("attention", []):
         wanted = runtime_case(row)
@@ -133,8 +138,8 @@ def check_attention(target, data, errors, notes):
         expected = evaluate(rule["bytes"], tensors)
         compared += 1
         if expected != case["extra_peak"]:
-            errors.append("workspace: the attention rule gives %d bytes at %s S=%d; %s measured %d"
-                          % (expected, row["shape"], row["S"], "/".join(wanted), case["extra_peak"]))
+            errors.append("workspace: the class %s rule gives %d bytes at %s S=%d; %s measured %d"
+                          % (rule["class"], expected, row["shape"], row["S"], "/".join(wanted), case["extra_peak"]))
     if compared == 0:
         errors.append("workspace: no measured attention case to compare the rule with")
 
@@ -267,10 +272,10 @@ def plants(target):
            changed("a result dtype f64", lambda t: t["result_dtypes"][0].update(dtype="f64")),
            changed("cuBLAS figure changed", lambda t: t.update(description=re.sub(
                r"([\d,]+) bytes", "1 bytes", t["description"]))),
-           changed("attention rule off by 16 at S = 1", lambda t: attention_rule(t).update(
+           changed("attention kernel rule off by 16 at S = 1", lambda t: attention_rule(t).update(
                bytes="(%s) + 16 * (in0.dim(-2) == 1)" % attention_rule(t)["bytes"])),
-           changed("attention rule without the D > 128 accumulator", lambda t: attention_rule(t).update(
-               bytes=attention_rule(t)["bytes"].replace("in0.numel * 4", "0"))),
+           changed("SDPA op rule without the D > 128 accumulator", lambda t: attention_rule(t, "attention").update(
+               bytes=attention_rule(t, "attention")["bytes"].replace("in0.numel * 4", "0"))),
            changed("index_put's deterministic workspace dropped",
                    lambda t: rule_of(t, "aten.index_put").update(bytes="0"))]
     if isinstance(data_sections.get("alignment"), list):
