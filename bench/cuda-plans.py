@@ -96,8 +96,8 @@ def rows_of(label, path, build, inductor=None):
 
 
 def table(rows):
-    lines = ["| graph | entry | S | Inductor memory_planning | `cuda` heap | ratio | of it attention "
-             "workspace | `h18p` heap | result dtypes the target changes | plan s |",
+    lines = ["| graph | entry | S | Inductor memory_planning | `cuda` heap | ratio | `cuda` workspaces, "
+             "summed over their steps | `h18p` heap | result dtypes the target changes | plan s |",
              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
     for r in rows:
         ratio = f"{r['cuda'] / r['inductor']:.2f}" if r["inductor"] else "-"
