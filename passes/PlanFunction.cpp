@@ -18,12 +18,15 @@
 #include "coreai-plan/Verify.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -46,13 +49,28 @@ std::optional<int64_t> inPlaceOperand(Operation *op,
   return std::nullopt;
 }
 
-void clearAnnotations(func::FuncOp func) {
+/// Removes what an earlier plan wrote; the variants named too where the
+/// planner chooses them (`keepVariants` false). Kept, a name is the
+/// input's decision, which liveness sizes the op's workspace for.
+void clearAnnotations(func::FuncOp func, bool keepVariants) {
   func->removeAttr(attr::plan);
-  func.walk([](Operation *op) {
+  func.walk([&](Operation *op) {
     op->removeAttr(attr::placement);
     op->removeAttr(attr::workspace);
-    op->removeAttr(attr::variant);
+    if (!keepVariants)
+      op->removeAttr(attr::variant);
   });
+}
+
+/// Every op whose variants need different workspace names the one the
+/// plan sized (docs/WORKSPACE.md, "Kernel variants"): those the variant
+/// choice did not name run their least-workspace variant, which liveness
+/// sized them with.
+LogicalResult nameSizedVariants(func::FuncOp func,
+                                const FunctionPlanOptions &options) {
+  if (!options.liveness.workspace || !options.liveness.workspaceRules)
+    return success();
+  return nameLeastWorkspaceVariants(func, *options.liveness.workspaceRules);
 }
 
 /// One `coreai.placement` (an entry per result) on every op with a result
@@ -312,32 +330,42 @@ constexpr unsigned maxRecomputeGroupTrials = 8;
 /// larger without it (a RoPE table cloned in front of every layer may cost
 /// more at the attention than it saves at the MLP, where a mask saves).
 /// The groups left are cloned in `func` when their heap is below the kept
-/// one.
-LogicalResult recomputeWhereSmaller(func::FuncOp func,
-                                    const FunctionPlanOptions &options) {
+/// one, and not at all where the heap with every chain kept is within
+/// `--heap-budget`. A trial that cannot be planned is a choice not taken, silently:
+/// the fallback is to keep the chains (and where even the function as it
+/// is cannot be planned, planning it reports why).
+void recomputeWhereSmaller(func::FuncOp func,
+                           const FunctionPlanOptions &options) {
   if (!options.recomputeRules || !options.recomputeRules->enabled())
-    return success();
+    return;
   const RecomputeRules &rules = *options.recomputeRules;
   unsigned groups = recomputeGroups(func, rules);
   if (groups == 0)
-    return success();
+    return;
   // Each trial takes a quarter of the function's budget, on its own
   // deadline: the plan itself still gets the whole of it.
   FunctionPlanOptions quiet = options;
   quiet.solve = quietly(options.solve);
   quiet.solve.deadline.reset();
   quiet.solve.timeLimitMs = options.solve.timeLimitMs / 4;
-  auto heapWith = [&](const llvm::SmallBitVector &taken) -> FailureOr<int64_t> {
+  constexpr int64_t unplannable = std::numeric_limits<int64_t>::max();
+  auto heapWith = [&](const llvm::SmallBitVector &taken) -> int64_t {
     OwningOpRef<func::FuncOp> trial = func.clone();
+    ScopedDiagnosticHandler silent(func.getContext(),
+                                   [](Diagnostic &) { return success(); });
     if (taken.any())
       recomputeChains(*trial, rules, &taken);
-    return planHeap(*trial, quiet);
+    FailureOr<int64_t> heap = planHeap(*trial, quiet);
+    return mlir::succeeded(heap) ? *heap : unplannable;
   };
-  FailureOr<int64_t> keptHeap = heapWith(llvm::SmallBitVector(groups, false));
+  int64_t keptHeap = heapWith(llvm::SmallBitVector(groups, false));
+  // Within a heap budget the chains fit kept: recomputing them would
+  // only add work (the least work within the budget).
+  if (keptHeap == unplannable ||
+      (options.solve.heapBudget > 0 && keptHeap <= options.solve.heapBudget))
+    return;
   llvm::SmallBitVector taken(groups, true);
-  FailureOr<int64_t> heap = heapWith(taken);
-  if (mlir::failed(keptHeap) || mlir::failed(heap))
-    return failure();
+  int64_t heap = heapWith(taken);
   for (unsigned group = 0; group < groups && groups > 1 &&
                            groups <= maxRecomputeGroupTrials;
        ++group) {
@@ -345,17 +373,14 @@ LogicalResult recomputeWhereSmaller(func::FuncOp func,
     without.reset(group);
     if (without.none())
       break; // the last group left: kept or not as a whole, below
-    FailureOr<int64_t> trial = heapWith(without);
-    if (mlir::failed(trial))
-      return failure();
-    if (*trial <= *heap) {
+    int64_t trial = heapWith(without);
+    if (trial != unplannable && trial <= heap) {
       taken = std::move(without);
       heap = trial;
     }
   }
-  if (*heap < *keptHeap)
+  if (heap < keptHeap)
     recomputeChains(func, rules, &taken);
-  return success();
 }
 
 /// The kernel variants (Variants.h): the cheapest whose workspace fits
@@ -370,11 +395,16 @@ pickVariants(func::FuncOp func, const FunctionPlanOptions &options,
       !options.liveness.workspaceRules)
     return std::vector<PlannedEntry::VariantChoice>();
   const WorkspaceRules &rules = *options.liveness.workspaceRules;
-  int64_t limit = std::max(options.solve.heapBudget, solved.plan.heap);
+  // The heap the faster kernels may use: a budget's, never above the
+  // target's max-heap, never below the least-workspace plan's.
+  int64_t limit = options.solve.heapBudget;
+  if (options.maxHeap > 0)
+    limit = std::min(limit, options.maxHeap);
+  limit = std::max(limit, solved.plan.heap);
   Solved trial = solved;
   FailureOr<std::vector<PlannedEntry::VariantChoice>> chosen =
       chooseVariants(func, trial.buffers, trial.plan, trial.binOf,
-                     options.liveness, limit);
+                     options.liveness, limit, options.maxBuffer);
   if (failed(chosen))
     return failure();
   if (llvm::none_of(*chosen, [](const PlannedEntry::VariantChoice &choice) {
@@ -388,12 +418,24 @@ pickVariants(func::FuncOp func, const FunctionPlanOptions &options,
     return failure();
   FailureOr<Solved> cheapest =
       solveInCurrentOrder(func, options.liveness, quietly(options.solve), why);
-  if (succeeded(cheapest) && cheapest->plan.heap <= limit)
+  // Kept within the heap limit and with no workspace above the largest
+  // buffer (the choice below only ever lowers a step's workspace there).
+  auto withinLimits = [&](const Solved &plan) {
+    if (plan.plan.heap > limit)
+      return false;
+    return options.maxBuffer <= 0 ||
+           llvm::all_of(plan.buffers.workspaces,
+                        [&](const FunctionBuffers::Workspace &workspace) {
+                          return plan.buffers.problem.buffers[workspace.buffer]
+                                     .size <= options.maxBuffer;
+                        });
+  };
+  if (succeeded(cheapest) && withinLimits(*cheapest))
     solved = std::move(*cheapest);
   else if (failed(nameCheapestVariants(func, rules, /*cheapest=*/false)))
     return failure();
   return chooseVariants(func, solved.buffers, solved.plan, solved.binOf,
-                        options.liveness, limit);
+                        options.liveness, limit, options.maxBuffer);
 }
 
 } // namespace
@@ -417,12 +459,11 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
       *why = kind;
     return mlir::failure();
   };
-  clearAnnotations(func);
+  clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
   // What the function computes before planning touches it: the replay
   // checks the planned function still computes that.
   OwningOpRef<func::FuncOp> original = func.clone();
-  if (mlir::failed(recomputeWhereSmaller(func, options)))
-    return fail(PlanFailure::Internal);
+  recomputeWhereSmaller(func, options);
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
@@ -496,6 +537,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
       mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
                                 solved->binOf)))
     return fail(PlanFailure::Internal);
+  if (mlir::failed(nameSizedVariants(func, options)))
+    return fail(PlanFailure::BadInput);
   annotateOps(solved->buffers, solved->plan, solved->binOf);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
@@ -563,7 +606,9 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
                                   FunctionBuffers buffers, Plan plan,
                                   BinAssignment binOf,
                                   const FunctionPlanOptions &options) {
-  clearAnnotations(func);
+  clearAnnotations(func, /*keepVariants=*/true);
+  if (mlir::failed(nameSizedVariants(func, options)))
+    return mlir::failure();
   if (!binOf.empty() && binOf.size() != buffers.problem.buffers.size())
     return func.emitError("internal error: a region for each of @")
            << func.getSymName() << "'s buffers is needed";
