@@ -2,6 +2,7 @@
 #include "coreai-plan/Passes/PlanFunction.h"
 
 #include "Kernels.h"
+#include "PlanDecisions.h"
 #include "OpClasses.h"
 #include "PlanLimits.h"
 #include "PlanRecords.h"
@@ -26,7 +27,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <limits>
 
 using namespace mlir;
 
@@ -212,232 +212,6 @@ std::vector<int64_t> workspaceIndices(const FunctionBuffers &buffers) {
   return indices;
 }
 
-struct SolvedPlan {
-  Plan plan;
-  BinAssignment binOf; ///< empty when no output is lent
-};
-
-FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
-                                     const FunctionBuffers &buffers,
-                                     const SolveOptions &options) {
-  const BufferProblem &problem = buffers.problem;
-  if (!buffers.bins.empty()) {
-    BorrowResult result = solveWithBorrowing(problem, buffers.bins, options);
-    if (!result.plan)
-      return func.emitError("internal error: no plan for @")
-             << func.getSymName() << " with outputs' storage borrowed: "
-             << result.internalError;
-    return SolvedPlan{std::move(*result.plan), std::move(result.binOf)};
-  }
-  SolveResult result = solve(problem, options);
-  if (!result.plan)
-    return func.emitError("internal error: the solver returned no plan for @")
-           << func.getSymName()
-           << (result.internalError.empty() ? "" : ": ")
-           << result.internalError;
-  if (llvm::Error violation = verifyPlan(problem, *result.plan))
-    return func.emitError("internal error: the plan of @")
-           << func.getSymName()
-           << " failed verification: " << llvm::toString(std::move(violation));
-  return SolvedPlan{std::move(*result.plan), {}};
-}
-
-
-/// The side solves (the baseline without reuse, an order that may not be
-/// kept) do not report progress: only the plan being made does.
-SolveOptions quietly(SolveOptions options) {
-  options.onImprovement = nullptr;
-  return options;
-}
-
-/// One budget for every search of a function's plan: options.solve's
-/// timeLimitMs from now, a deadline they share. Most searches end within
-/// milliseconds (proven); one that does not takes only its share, so the
-/// searches after it still run.
-FunctionPlanOptions withFunctionBudget(const FunctionPlanOptions &options) {
-  FunctionPlanOptions budgeted = options;
-  budgeted.solve = withShareOfBudget(options.solve, 1.0);
-  return budgeted;
-}
-
-struct Solved {
-  FunctionBuffers buffers;
-  Plan plan;
-  BinAssignment binOf;
-};
-
-/// Liveness in the block's current op order, solved and verified.
-FailureOr<Solved> solveInCurrentOrder(func::FuncOp func,
-                                      const LivenessOptions &liveness,
-                                      const SolveOptions &solve,
-                                      PlanFailure &why) {
-  FailureOr<FunctionBuffers> buffers = computeBuffers(func, liveness);
-  if (failed(buffers)) {
-    why = PlanFailure::BadInput;
-    return failure();
-  }
-  FailureOr<SolvedPlan> plan = solveAndVerify(func, *buffers, solve);
-  if (failed(plan)) {
-    why = PlanFailure::Internal;
-    return failure();
-  }
-  return Solved{std::move(*buffers), std::move(plan->plan),
-                std::move(plan->binOf)};
-}
-
-/// Tries the memory-aware op order and keeps it when its heap is smaller;
-/// otherwise puts the ops back. Returns whether the order changed.
-FailureOr<bool> tryReorder(func::FuncOp func,
-                           const FunctionPlanOptions &options, Solved &best,
-                           PlanFailure &why) {
-  std::vector<Operation *> exported = currentOrder(func);
-  std::vector<Operation *> order = memoryAwareOrder(func, best.buffers);
-  if (order == exported)
-    return false;
-  applyOrder(func, order);
-  FailureOr<FunctionBuffers> buffers = computeBuffers(func, options.liveness);
-  if (failed(buffers)) {
-    why = PlanFailure::Internal; // the same ops planned a moment ago
-    return failure();
-  }
-  // No packing of the new order beats its lower bound: search only when
-  // that is below the heap already found (the search may take its cap).
-  if (borrowingLowerBound(buffers->problem, buffers->bins) < best.plan.heap) {
-    FailureOr<SolvedPlan> plan =
-        solveAndVerify(func, *buffers, quietly(options.solve));
-    if (failed(plan)) {
-      why = PlanFailure::Internal;
-      return failure();
-    }
-    if (plan->plan.heap < best.plan.heap) {
-      best = Solved{std::move(*buffers), std::move(plan->plan),
-                    std::move(plan->binOf)};
-      return true;
-    }
-  }
-  applyOrder(func, exported);
-  return false;
-}
-
-/// Groups of chains tried one by one past this many: all or none.
-constexpr unsigned maxRecomputeGroupTrials = 8;
-
-/// Cheap chains computed again at each reader (Recompute.h) where that
-/// lowers the heap, with the least extra work that gives that heap: the
-/// function is planned on clones (kernels, liveness, packing, reorder)
-/// keeping every value, with every group of chains recomputed, then with
-/// each group left out in turn, dropped for good where the heap is no
-/// larger without it (a RoPE table cloned in front of every layer may cost
-/// more at the attention than it saves at the MLP, where a mask saves).
-/// The groups left are cloned in `func` when their heap is below the kept
-/// one, and not at all where the heap with every chain kept is within
-/// `--heap-budget`. A trial that cannot be planned is a choice not taken, silently:
-/// the fallback is to keep the chains (and where even the function as it
-/// is cannot be planned, planning it reports why).
-void recomputeWhereSmaller(func::FuncOp func,
-                           const FunctionPlanOptions &options) {
-  if (!options.recomputeRules || !options.recomputeRules->enabled())
-    return;
-  const RecomputeRules &rules = *options.recomputeRules;
-  unsigned groups = recomputeGroups(func, rules);
-  if (groups == 0)
-    return;
-  // Each trial takes a quarter of the function's budget, on its own
-  // deadline: the plan itself still gets the whole of it.
-  FunctionPlanOptions quiet = options;
-  quiet.solve = quietly(options.solve);
-  quiet.solve.deadline.reset();
-  quiet.solve.timeLimitMs = options.solve.timeLimitMs / 4;
-  constexpr int64_t unplannable = std::numeric_limits<int64_t>::max();
-  auto heapWith = [&](const llvm::SmallBitVector &taken) -> int64_t {
-    OwningOpRef<func::FuncOp> trial = func.clone();
-    ScopedDiagnosticHandler silent(func.getContext(),
-                                   [](Diagnostic &) { return success(); });
-    if (taken.any())
-      recomputeChains(*trial, rules, &taken);
-    FailureOr<int64_t> heap = planHeap(*trial, quiet);
-    return mlir::succeeded(heap) ? *heap : unplannable;
-  };
-  int64_t keptHeap = heapWith(llvm::SmallBitVector(groups, false));
-  // Within a heap budget the chains fit kept: recomputing them would
-  // only add work (the least work within the budget).
-  if (keptHeap == unplannable ||
-      (options.solve.heapBudget > 0 && keptHeap <= options.solve.heapBudget))
-    return;
-  llvm::SmallBitVector taken(groups, true);
-  int64_t heap = heapWith(taken);
-  for (unsigned group = 0; group < groups && groups > 1 &&
-                           groups <= maxRecomputeGroupTrials;
-       ++group) {
-    llvm::SmallBitVector without = taken;
-    without.reset(group);
-    if (without.none())
-      break; // the last group left: kept or not as a whole, below
-    int64_t trial = heapWith(without);
-    if (trial != unplannable && trial <= heap) {
-      taken = std::move(without);
-      heap = trial;
-    }
-  }
-  if (heap < keptHeap)
-    recomputeChains(func, rules, &taken);
-}
-
-/// The kernel variants (Variants.h): the cheapest whose workspace fits
-/// beside the least-workspace plan. Where that downgrades some op, the
-/// function is planned again with every op's cheapest variant and that
-/// plan kept when its heap is no larger: packed with the partials in view,
-/// the heap may leave the room the least-workspace plan's gaps do not.
-FailureOr<std::vector<PlannedEntry::VariantChoice>>
-pickVariants(func::FuncOp func, const FunctionPlanOptions &options,
-             Solved &solved) {
-  if (!options.chooseVariants || !options.liveness.workspace ||
-      !options.liveness.workspaceRules)
-    return std::vector<PlannedEntry::VariantChoice>();
-  const WorkspaceRules &rules = *options.liveness.workspaceRules;
-  // The heap the faster kernels may use: a budget's, never above the
-  // target's max-heap, never below the least-workspace plan's.
-  int64_t limit = options.solve.heapBudget;
-  if (options.maxHeap > 0)
-    limit = std::min(limit, options.maxHeap);
-  limit = std::max(limit, solved.plan.heap);
-  Solved trial = solved;
-  FailureOr<std::vector<PlannedEntry::VariantChoice>> chosen =
-      chooseVariants(func, trial.buffers, trial.plan, trial.binOf,
-                     options.liveness, limit, options.maxBuffer);
-  if (failed(chosen))
-    return failure();
-  if (llvm::none_of(*chosen, [](const PlannedEntry::VariantChoice &choice) {
-        return choice.downgraded();
-      })) {
-    solved = std::move(trial);
-    return chosen;
-  }
-  PlanFailure why = PlanFailure::Internal;
-  if (failed(nameCheapestVariants(func, rules, /*cheapest=*/true)))
-    return failure();
-  FailureOr<Solved> cheapest =
-      solveInCurrentOrder(func, options.liveness, quietly(options.solve), why);
-  // Kept within the heap limit and with no workspace above the largest
-  // buffer (the choice below only ever lowers a step's workspace there).
-  auto withinLimits = [&](const Solved &plan) {
-    if (plan.plan.heap > limit)
-      return false;
-    return options.maxBuffer <= 0 ||
-           llvm::all_of(plan.buffers.workspaces,
-                        [&](const FunctionBuffers::Workspace &workspace) {
-                          return plan.buffers.problem.buffers[workspace.buffer]
-                                     .size <= options.maxBuffer;
-                        });
-  };
-  if (succeeded(cheapest) && withinLimits(*cheapest))
-    solved = std::move(*cheapest);
-  else if (failed(nameCheapestVariants(func, rules, /*cheapest=*/false)))
-    return failure();
-  return chooseVariants(func, solved.buffers, solved.plan, solved.binOf,
-                        options.liveness, limit, options.maxBuffer);
-}
-
 } // namespace
 
 llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
@@ -450,73 +224,43 @@ llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
                                             options.maxBuffer))));
 }
 
-FailureOr<PlannedEntry> planFunction(func::FuncOp func,
-                                     const FunctionPlanOptions &options,
-                                     PlanFailure *why) {
-  PlanFailure failure = PlanFailure::Internal;
+namespace {
+
+/// Decisions 2 to 6 (PlanDecisions.h) on `func`, whose chains decision 1
+/// settled; then the annotations, the replay against `original` and the
+/// target's limits.
+FailureOr<PlannedEntry> planDecided(func::FuncOp func, func::FuncOp original,
+                                    const FunctionPlanOptions &options,
+                                    PlanFailure &why) {
   auto fail = [&](PlanFailure kind) {
-    if (why)
-      *why = kind;
+    why = kind;
     return mlir::failure();
   };
-  clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
-  // What the function computes before planning touches it: the replay
-  // checks the planned function still computes that.
-  OwningOpRef<func::FuncOp> original = func.clone();
-  recomputeWhereSmaller(func, options);
+  // 2. Kernels: the input's, else the target's.
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
-  // Savings are measured, not estimated: against the plan in the exported
-  // order with every reuse technique off.
-  bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
-               options.liveness.statePlacement ||
-               options.liveness.borrowOutputs;
   // The plan in the exported order takes half the budget when a search
   // follows, the plan without reuse a third of what is left before the
   // reordered plan, which takes the rest.
+  bool reuse = reusesBytes(options);
   FunctionPlanOptions budgeted = withFunctionBudget(options);
   FailureOr<Solved> solved = solveInCurrentOrder(
       func, options.liveness,
       withShareOfBudget(budgeted.solve, reuse || options.reorder ? 0.5 : 1.0),
-      failure);
+      why);
   if (mlir::failed(solved))
-    return fail(failure);
-
-  int64_t plainHeap = solved->plan.heap;
-  if (reuse) {
-    LivenessOptions without = options.liveness;
-    without.inPlace = false;
-    without.inPlaceSoftmax = false;
-    without.outputPlacement = false;
-    without.statePlacement = false;
-    without.borrowOutputs = false;
-    FailureOr<Solved> plain = solveInCurrentOrder(
-        func, without,
-        quietly(withShareOfBudget(budgeted.solve,
-                                  options.reorder ? 1.0 / 3 : 1.0)),
-        failure);
-    if (mlir::failed(plain))
-      return fail(PlanFailure::Internal);
-    plainHeap = plain->plan.heap;
-    // Reuse is allowed, never required: where the heuristics (or a search
-    // cut short) pack the problem with reuse worse than the one without,
-    // the plan without is kept, so reuse never costs bytes and the saving
-    // stays a size (the graph and archive fuzzers' finding, which a 5 ms
-    // budget exposed).
-    if (plainHeap < solved->plan.heap)
-      solved = std::move(plain);
-  }
-  bool reordered = false;
-  if (options.reorder) {
-    FailureOr<bool> changed = tryReorder(func, budgeted, *solved, failure);
-    if (mlir::failed(changed))
-      return fail(PlanFailure::Internal);
-    reordered = *changed;
-  }
-
-  if (options.solve.heapBudget > 0 && solved->plan.heap > options.solve.heapBudget) {
-    // No variant choice can help: the plan has the least workspace.
+    return mlir::failure();
+  // 3. Reuse, measured against the plan without it (not estimated).
+  int64_t plainHeap =
+      reuse ? decideReuse(func, budgeted, options.reorder ? 1.0 / 3 : 1.0,
+                          *solved)
+            : solved->plan.heap;
+  // 4. Order.
+  bool reordered = decideOrder(func, budgeted, *solved);
+  // 5. Budget: the least workspace is above it, no variant can help.
+  if (options.solve.heapBudget > 0 &&
+      solved->plan.heap > options.solve.heapBudget) {
     PlannedEntry over;
     over.chunk = options.chunk;
     over.problem = solved->buffers.problem;
@@ -531,20 +275,17 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // Reuse saved against the least-workspace plan: a budget may let the
   // variants grow the heap for faster kernels afterwards.
   int64_t reusedHeap = solved->plan.heap;
-  FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
-      pickVariants(func, budgeted, *solved);
-  if (mlir::failed(variants) ||
-      mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
-                                solved->binOf)))
-    return fail(PlanFailure::Internal);
-  if (mlir::failed(nameSizedVariants(func, options)))
+  // 6. Variants; every op with a choice then names the one sized.
+  if (mlir::failed(decideVariants(func, budgeted, *solved)) ||
+      mlir::failed(nameSizedVariants(func, options)))
     return fail(PlanFailure::BadInput);
   annotateOps(solved->buffers, solved->plan, solved->binOf);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
-  entry.variants = std::move(*variants);
+  if (options.liveness.workspace && options.liveness.workspaceRules)
+    entry.variants = namedVariants(func, *options.liveness.workspaceRules);
   entry.recomputed = recomputedIn(func);
   entry.inPlaceSavedBytes = reuse ? plainHeap - reusedHeap : 0;
   entry.problem = std::move(solved->buffers.problem);
@@ -564,16 +305,57 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // The interval verifier trusted the live ranges; the replay checks them
   // (and every reuse decision) from the annotations alone.
   ReplayOptions replayOptions = replayOptionsFor(options);
-  replayOptions.original = *original;
+  replayOptions.original = original;
   if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
         << func.getSymName() << " is unsound (replay above)";
     return fail(PlanFailure::Internal);
   }
-
   if (mlir::failed(checkLimits(func, entry, options)))
     return fail(PlanFailure::OverLimit);
   return entry;
+}
+
+} // namespace
+
+FailureOr<PlannedEntry> planFunction(func::FuncOp func,
+                                     const FunctionPlanOptions &options,
+                                     PlanFailure *why) {
+  PlanFailure failure = PlanFailure::Internal;
+  auto report = [&](FailureOr<PlannedEntry> planned) {
+    if (mlir::failed(planned) && why)
+      *why = failure;
+    return planned;
+  };
+  clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
+  // What the function computes before planning touches it: the replay
+  // checks the planned function still computes that.
+  OwningOpRef<func::FuncOp> original = func.clone();
+  // 1. Recompute.
+  if (!decideRecompute(func, options))
+    return report(planDecided(func, *original, options, failure));
+  // 7. A plan on the clones is kept only where it passes every check that
+  // the trials did not make (the replay's, the limits'); else the function
+  // is planned again with every chain kept. Its messages wait until then.
+  std::vector<Diagnostic> held;
+  FailureOr<PlannedEntry> planned = mlir::failure();
+  {
+    ScopedDiagnosticHandler hold(func.getContext(), [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    planned = planDecided(func, *original, options, failure);
+  }
+  if (mlir::failed(planned) && failure != PlanFailure::BadInput) {
+    OwningOpRef<func::FuncOp> kept = original->clone();
+    func.getBody().takeBody(kept->getBody());
+    clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
+    failure = PlanFailure::Internal;
+    return report(planDecided(func, *original, options, failure));
+  }
+  for (Diagnostic &diag : held)
+    func.getContext()->getDiagEngine().emit(std::move(diag));
+  return report(std::move(planned));
 }
 
 FailureOr<int64_t> planHeap(func::FuncOp func,
@@ -591,9 +373,8 @@ FailureOr<int64_t> planHeap(func::FuncOp func,
   FailureOr<Solved> solved = solveInCurrentOrder(
       func, options.liveness,
       withShareOfBudget(budgeted.solve, options.reorder ? 0.5 : 1.0), failure);
-  if (mlir::succeeded(solved) && options.reorder &&
-      mlir::failed(tryReorder(func, budgeted, *solved, failure)))
-    solved = mlir::failure();
+  if (mlir::succeeded(solved))
+    decideOrder(func, budgeted, *solved);
   if (mlir::failed(solved)) {
     if (why)
       *why = failure;
@@ -620,6 +401,8 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.placed = placedValues(func, buffers);
   entry.kernels = kernelRecords(func, buffers);
   entry.workspaces = workspaceIndices(buffers);
+  if (options.liveness.workspace && options.liveness.workspaceRules)
+    entry.variants = namedVariants(func, *options.liveness.workspaceRules);
   if (!entry.kernels.empty()) // formed on this clone by the same rules
     entry.kernelSource =
         kernelSourceName(fusesAnything(options.liveness) ? KernelSource::Target

@@ -313,6 +313,30 @@ LogicalResult nameLeastWorkspaceVariants(func::FuncOp func,
   return success();
 }
 
+std::vector<PlannedEntry::VariantChoice>
+namedVariants(func::FuncOp func, const WorkspaceRules &rules) {
+  std::vector<PlannedEntry::VariantChoice> named;
+  ScopedDiagnosticHandler quiet(func.getContext(),
+                                [](Diagnostic &) { return success(); });
+  for (Operation &op : func.getBody().front()) {
+    auto name = op.getAttrOfType<StringAttr>(attr::variant);
+    const WorkspaceRule *rule = workspaceRuleOf(&op, rules);
+    if (!name || !rule || rule->variants.size() < 2)
+      continue;
+    FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+        opVariants(&op, *rule, rules.splitK);
+    if (failed(variants))
+      continue;
+    OpChoices choices{&op, rule, std::move(*variants)};
+    if (!differInWorkspace(choices))
+      continue;
+    for (size_t v = 0; v < choices.variants.size(); ++v)
+      if (choices.variants[v].variant->name == name.getValue())
+        named.push_back(record(choices, v));
+  }
+  return named;
+}
+
 bool hasVariantChoices(func::FuncOp func, const WorkspaceRules &rules) {
   bool found = false;
   func.walk([&](Operation *op) {

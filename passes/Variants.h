@@ -44,6 +44,12 @@ chooseVariants(mlir::func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
 mlir::LogicalResult nameLeastWorkspaceVariants(mlir::func::FuncOp func,
                                                const WorkspaceRules &rules);
 
+/// The variant each top-level op of `func` whose variants need different
+/// workspace names (`coreai.variant`), as the manifest lists them: in body
+/// order, with the bytes it needs and the cheapest's.
+std::vector<PlannedEntry::VariantChoice>
+namedVariants(mlir::func::FuncOp func, const WorkspaceRules &rules);
+
 /// Whether some op of `func` has a workspace rule with several variants.
 bool hasVariantChoices(mlir::func::FuncOp func, const WorkspaceRules &rules);
 
