@@ -88,14 +88,45 @@ bool reusesBytes(const FunctionPlanOptions &options) {
          options.liveness.statePlacement || options.liveness.borrowOutputs;
 }
 
-int64_t decideReuse(func::FuncOp func, const FunctionPlanOptions &budgeted,
-                    double share, Solved &solved) {
-  LivenessOptions without = budgeted.liveness;
+LivenessOptions withoutReuse(const LivenessOptions &liveness) {
+  LivenessOptions without = liveness;
   without.inPlace = false;
   without.inPlaceSoftmax = false;
   without.outputPlacement = false;
   without.statePlacement = false;
   without.borrowOutputs = false;
+  return without;
+}
+
+FailureOr<Solved> solveWithReuse(func::FuncOp func,
+                                 const FunctionPlanOptions &options,
+                                 const SolveOptions &solve, PlanFailure &why) {
+  if (!reusesBytes(options))
+    return solveInCurrentOrder(func, options.liveness, solve, why);
+  std::vector<Diagnostic> held;
+  FailureOr<Solved> solved = mlir::failure();
+  {
+    ScopedDiagnosticHandler hold(func.getContext(), [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    solved = solveInCurrentOrder(func, options.liveness, solve, why);
+  }
+  if (failed(solved) && why == PlanFailure::Internal) {
+    PlanFailure again = PlanFailure::Internal;
+    FailureOr<Solved> plain = solveInCurrentOrder(
+        func, withoutReuse(options.liveness), solve, again);
+    if (succeeded(plain))
+      return plain;
+  }
+  for (Diagnostic &diag : held)
+    func.getContext()->getDiagEngine().emit(std::move(diag));
+  return solved;
+}
+
+int64_t decideReuse(func::FuncOp func, const FunctionPlanOptions &budgeted,
+                    double share, Solved &solved) {
+  LivenessOptions without = withoutReuse(budgeted.liveness);
   ScopedDiagnosticHandler silent(func.getContext(),
                                  [](Diagnostic &) { return success(); });
   PlanFailure ignored = PlanFailure::Internal;

@@ -14,9 +14,10 @@
 //  2. Kernels (formKernels, Fusion.h): the input's `coreai.kernel` marks,
 //     else the target's fusion rules. Marks that break a kernel's rules are
 //     bad input, refused at the op (exit 1).
-//  3. Reuse (decideReuse): in place, outputs, states and lent outputs,
-//     against the plan with none of them. Fallback: the plan without reuse
-//     where that is smaller (reuse is allowed, never required).
+//  3. Reuse (solveWithReuse, decideReuse): in place, outputs, states and
+//     lent outputs, against the plan with none of them. Fallback: the plan
+//     without reuse, where that is smaller (reuse is allowed, never
+//     required) or where the packing with reuse fails.
 //  4. Order (decideOrder). Trial: the memory-aware op order (Reorder.h),
 //     kept where its heap is smaller. Fallback: the exported order.
 //  5. Budget: a heap above `--heap-budget` with the least workspace is
@@ -62,6 +63,18 @@ mlir::FailureOr<Solved> solveInCurrentOrder(mlir::func::FuncOp func,
                                             const LivenessOptions &liveness,
                                             const SolveOptions &solve,
                                             PlanFailure &why);
+
+/// The plan with the reuse `options` allow (in place, outputs, states,
+/// lent outputs); where that packing fails (an internal error), the plan
+/// without reuse, the fallback of decision 3. `why` as
+/// solveInCurrentOrder's.
+mlir::FailureOr<Solved> solveWithReuse(mlir::func::FuncOp func,
+                                       const FunctionPlanOptions &options,
+                                       const SolveOptions &solve,
+                                       PlanFailure &why);
+
+/// The liveness options with every reuse technique off.
+LivenessOptions withoutReuse(const LivenessOptions &liveness);
 
 /// Decision 1. Returns whether chains were cloned into `func`.
 bool decideRecompute(mlir::func::FuncOp func,

@@ -245,8 +245,8 @@ FailureOr<PlannedEntry> planDecided(func::FuncOp func, func::FuncOp original,
   // reordered plan, which takes the rest.
   bool reuse = reusesBytes(options);
   FunctionPlanOptions budgeted = withFunctionBudget(options);
-  FailureOr<Solved> solved = solveInCurrentOrder(
-      func, options.liveness,
+  FailureOr<Solved> solved = solveWithReuse(
+      func, options,
       withShareOfBudget(budgeted.solve, reuse || options.reorder ? 0.5 : 1.0),
       why);
   if (mlir::failed(solved))
