@@ -55,9 +55,7 @@ FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
   return SolvedPlan{std::move(*result.plan), {}};
 }
 
-
 } // namespace
-
 
 FunctionPlanOptions withFunctionBudget(const FunctionPlanOptions &options) {
   FunctionPlanOptions budgeted = options;
