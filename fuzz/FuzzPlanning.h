@@ -11,7 +11,9 @@
 
 #include "FuzzCheck.h"
 
+#include "coreai-plan/Bundle/Planner.h"
 #include "coreai-plan/Passes/Dialects.h"
+#include "coreai-plan/Target/Target.h"
 #include "coreai-plan/Passes/PlanFunction.h"
 #include "coreai-plan/OutputBins.h"
 #include "coreai-plan/Verify.h"
@@ -47,13 +49,28 @@ inline FunctionPlanOptions everyReuse() {
   return options;
 }
 
+/// h18p as `plan --target h18p` plans with it: its reuse, fusion,
+/// workspace rules and kernel variants, recompute rules and limits, so
+/// that the fuzzer reaches the kernel decisions (recompute against upstream
+/// kernel marks and regions, the variant search, max_buffer_bytes).
+inline const FunctionPlanOptions &asH18p() {
+  static const FunctionPlanOptions options = [] {
+    llvm::Expected<Target> target = loadTarget("h18p", defaultTargetsDir());
+    check(static_cast<bool>(target), "h18p's target cannot be loaded");
+    SolveOptions solve;
+    solve.timeLimitMs = 5;
+    return planOptionsFor(*target, ReuseSwitches(), solve);
+  }();
+  return options;
+}
+
 /// Plans every defined function of `module` with a tiny search budget,
-/// with no reuse and with every reuse: a plan the replay rejects (an
-/// internal error) is a finding.
+/// with no reuse, with every reuse and as h18p plans: a plan the replay
+/// rejects (an internal error) is a finding.
 inline void checkPlansOf(mlir::ModuleOp module) {
   FunctionPlanOptions plain;
   plain.solve.timeLimitMs = 5;
-  for (const FunctionPlanOptions &options : {plain, everyReuse()})
+  for (const FunctionPlanOptions &options : {plain, everyReuse(), asH18p()})
     for (auto func : module.getOps<mlir::func::FuncOp>()) {
       if (func.isExternal())
         continue;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Passes/Passes.h"
 #include "coreai-plan/Passes/PlanFunction.h"
+#include "coreai-plan/Target/Target.h"
 
 namespace coreai {
 #define GEN_PASS_DEF_COREAIPLANBUFFERS
@@ -21,6 +22,19 @@ struct PlanBuffersPass : impl::CoreAIPlanBuffersBase<PlanBuffersPass> {
     FunctionPlanOptions options;
 #define COREAI_PLANNING_OPTION(MEMBER, NAME, ...) options.MEMBER = NAME;
 #include "coreai-plan/Passes/PlanningOptions.inc"
+    if (!target.empty()) {
+      llvm::Expected<Target> loaded = loadTargetNamed(target.getValue());
+      if (!loaded) {
+        module.emitError(llvm::toString(loaded.takeError()));
+        return signalPassFailure();
+      }
+      if (options.liveness.workspace)
+        options.liveness.workspaceRules =
+            std::make_shared<const WorkspaceRules>(loaded->workspace);
+      if (options.recompute)
+        options.recomputeRules =
+            std::make_shared<const RecomputeRules>(loaded->recompute);
+    }
     if (llvm::Error error = checkPlanOptions(options)) {
       module.emitError(llvm::toString(std::move(error)));
       return signalPassFailure();

@@ -2,6 +2,7 @@
 #include "coreai-plan/Passes/PlanFunction.h"
 
 #include "Kernels.h"
+#include "PlanDecisions.h"
 #include "OpClasses.h"
 #include "PlanLimits.h"
 #include "PlanRecords.h"
@@ -19,12 +20,14 @@
 #include "coreai-plan/Verify.h"
 
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+
 
 using namespace mlir;
 
@@ -47,14 +50,29 @@ std::optional<int64_t> inPlaceOperand(Operation *op,
   return std::nullopt;
 }
 
-void clearAnnotations(func::FuncOp func) {
+/// Removes what an earlier plan wrote; the variants named too where the
+/// planner chooses them (`keepVariants` false). Kept, a name is the
+/// input's decision, which liveness sizes the op's workspace for.
+void clearAnnotations(func::FuncOp func, bool keepVariants) {
   func->removeAttr(attr::plan);
-  func.walk([](Operation *op) {
+  func.walk([&](Operation *op) {
     op->removeAttr(attr::placement);
     op->removeAttr(attr::workspace);
-    op->removeAttr(attr::variant);
     op->removeAttr(attr::resultDtypes);
+    if (!keepVariants)
+      op->removeAttr(attr::variant);
   });
+}
+
+/// Every op whose variants need different workspace names the one the
+/// plan sized (docs/WORKSPACE.md, "Kernel variants"): those the variant
+/// choice did not name run their least-workspace variant, which liveness
+/// sized them with.
+LogicalResult nameSizedVariants(func::FuncOp func,
+                                const FunctionPlanOptions &options) {
+  if (!options.liveness.workspace || !options.liveness.workspaceRules)
+    return success();
+  return nameLeastWorkspaceVariants(func, *options.liveness.workspaceRules);
 }
 
 /// One `coreai.placement` (an entry per result) on every op with a result
@@ -201,208 +219,6 @@ std::vector<int64_t> workspaceIndices(const FunctionBuffers &buffers) {
   return indices;
 }
 
-struct SolvedPlan {
-  Plan plan;
-  BinAssignment binOf; ///< empty when no output is lent
-};
-
-FailureOr<SolvedPlan> solveAndVerify(func::FuncOp func,
-                                     const FunctionBuffers &buffers,
-                                     const SolveOptions &options) {
-  const BufferProblem &problem = buffers.problem;
-  if (!buffers.bins.empty()) {
-    BorrowResult result = solveWithBorrowing(problem, buffers.bins, options);
-    if (!result.plan)
-      return func.emitError("internal error: no plan for @")
-             << func.getSymName() << " with outputs' storage borrowed: "
-             << result.internalError;
-    return SolvedPlan{std::move(*result.plan), std::move(result.binOf)};
-  }
-  SolveResult result = solve(problem, options);
-  if (!result.plan)
-    return func.emitError("internal error: the solver returned no plan for @")
-           << func.getSymName()
-           << (result.internalError.empty() ? "" : ": ")
-           << result.internalError;
-  if (llvm::Error violation = verifyPlan(problem, *result.plan))
-    return func.emitError("internal error: the plan of @")
-           << func.getSymName()
-           << " failed verification: " << llvm::toString(std::move(violation));
-  return SolvedPlan{std::move(*result.plan), {}};
-}
-
-
-/// The side solves (the baseline without reuse, an order that may not be
-/// kept) do not report progress: only the plan being made does.
-SolveOptions quietly(SolveOptions options) {
-  options.onImprovement = nullptr;
-  return options;
-}
-
-/// One budget for every search of a function's plan: options.solve's
-/// timeLimitMs from now, a deadline they share. Most searches end within
-/// milliseconds (proven); one that does not takes only its share, so the
-/// searches after it still run.
-FunctionPlanOptions withFunctionBudget(const FunctionPlanOptions &options) {
-  FunctionPlanOptions budgeted = options;
-  budgeted.solve = withShareOfBudget(options.solve, 1.0);
-  return budgeted;
-}
-
-struct Solved {
-  FunctionBuffers buffers;
-  Plan plan;
-  BinAssignment binOf;
-};
-
-/// Liveness in the block's current op order, solved and verified.
-FailureOr<Solved> solveInCurrentOrder(func::FuncOp func,
-                                      const LivenessOptions &liveness,
-                                      const SolveOptions &solve,
-                                      PlanFailure &why) {
-  FailureOr<FunctionBuffers> buffers = computeBuffers(func, liveness);
-  if (failed(buffers)) {
-    why = PlanFailure::BadInput;
-    return failure();
-  }
-  FailureOr<SolvedPlan> plan = solveAndVerify(func, *buffers, solve);
-  if (failed(plan)) {
-    why = PlanFailure::Internal;
-    return failure();
-  }
-  return Solved{std::move(*buffers), std::move(plan->plan),
-                std::move(plan->binOf)};
-}
-
-/// Tries the memory-aware op order and keeps it when its heap is smaller;
-/// otherwise puts the ops back. Returns whether the order changed.
-FailureOr<bool> tryReorder(func::FuncOp func,
-                           const FunctionPlanOptions &options, Solved &best,
-                           PlanFailure &why) {
-  std::vector<Operation *> exported = currentOrder(func);
-  std::vector<Operation *> order = memoryAwareOrder(func, best.buffers);
-  if (order == exported)
-    return false;
-  applyOrder(func, order);
-  FailureOr<FunctionBuffers> buffers = computeBuffers(func, options.liveness);
-  if (failed(buffers)) {
-    why = PlanFailure::Internal; // the same ops planned a moment ago
-    return failure();
-  }
-  // No packing of the new order beats its lower bound: search only when
-  // that is below the heap already found (the search may take its cap).
-  if (borrowingLowerBound(buffers->problem, buffers->bins) < best.plan.heap) {
-    FailureOr<SolvedPlan> plan =
-        solveAndVerify(func, *buffers, quietly(options.solve));
-    if (failed(plan)) {
-      why = PlanFailure::Internal;
-      return failure();
-    }
-    if (plan->plan.heap < best.plan.heap) {
-      best = Solved{std::move(*buffers), std::move(plan->plan),
-                    std::move(plan->binOf)};
-      return true;
-    }
-  }
-  applyOrder(func, exported);
-  return false;
-}
-
-/// Groups of chains tried one by one past this many: all or none.
-constexpr unsigned maxRecomputeGroupTrials = 8;
-
-/// Cheap chains computed again at each reader (Recompute.h) where that
-/// lowers the heap, with the least extra work that gives that heap: the
-/// function is planned on clones (kernels, liveness, packing, reorder)
-/// keeping every value, with every group of chains recomputed, then with
-/// each group left out in turn, dropped for good where the heap is no
-/// larger without it (a RoPE table cloned in front of every layer may cost
-/// more at the attention than it saves at the MLP, where a mask saves).
-/// The groups left are cloned in `func` when their heap is below the kept
-/// one.
-LogicalResult recomputeWhereSmaller(func::FuncOp func,
-                                    const FunctionPlanOptions &options) {
-  if (!options.recomputeRules || !options.recomputeRules->enabled())
-    return success();
-  const RecomputeRules &rules = *options.recomputeRules;
-  unsigned groups = recomputeGroups(func, rules);
-  if (groups == 0)
-    return success();
-  // Each trial takes a quarter of the function's budget, on its own
-  // deadline: the plan itself still gets the whole of it.
-  FunctionPlanOptions quiet = options;
-  quiet.solve = quietly(options.solve);
-  quiet.solve.deadline.reset();
-  quiet.solve.timeLimitMs = options.solve.timeLimitMs / 4;
-  auto heapWith = [&](const llvm::SmallBitVector &taken) -> FailureOr<int64_t> {
-    OwningOpRef<func::FuncOp> trial = func.clone();
-    if (taken.any())
-      recomputeChains(*trial, rules, &taken);
-    return planHeap(*trial, quiet);
-  };
-  FailureOr<int64_t> keptHeap = heapWith(llvm::SmallBitVector(groups, false));
-  llvm::SmallBitVector taken(groups, true);
-  FailureOr<int64_t> heap = heapWith(taken);
-  if (mlir::failed(keptHeap) || mlir::failed(heap))
-    return failure();
-  for (unsigned group = 0; group < groups && groups > 1 &&
-                           groups <= maxRecomputeGroupTrials;
-       ++group) {
-    llvm::SmallBitVector without = taken;
-    without.reset(group);
-    if (without.none())
-      break; // the last group left: kept or not as a whole, below
-    FailureOr<int64_t> trial = heapWith(without);
-    if (mlir::failed(trial))
-      return failure();
-    if (*trial <= *heap) {
-      taken = std::move(without);
-      heap = trial;
-    }
-  }
-  if (*heap < *keptHeap)
-    recomputeChains(func, rules, &taken);
-  return success();
-}
-
-/// The kernel variants (Variants.h): the cheapest whose workspace fits
-/// beside the least-workspace plan. Where that downgrades some op, the
-/// function is planned again with every op's cheapest variant and that
-/// plan kept when its heap is no larger: packed with the partials in view,
-/// the heap may leave the room the least-workspace plan's gaps do not.
-FailureOr<std::vector<PlannedEntry::VariantChoice>>
-pickVariants(func::FuncOp func, const FunctionPlanOptions &options,
-             Solved &solved) {
-  if (!options.chooseVariants || !options.liveness.workspace ||
-      !options.liveness.workspaceRules)
-    return std::vector<PlannedEntry::VariantChoice>();
-  const WorkspaceRules &rules = *options.liveness.workspaceRules;
-  int64_t limit = std::max(options.solve.heapBudget, solved.plan.heap);
-  Solved trial = solved;
-  FailureOr<std::vector<PlannedEntry::VariantChoice>> chosen =
-      chooseVariants(func, trial.buffers, trial.plan, trial.binOf,
-                     options.liveness, limit);
-  if (failed(chosen))
-    return failure();
-  if (llvm::none_of(*chosen, [](const PlannedEntry::VariantChoice &choice) {
-        return choice.downgraded();
-      })) {
-    solved = std::move(trial);
-    return chosen;
-  }
-  PlanFailure why = PlanFailure::Internal;
-  if (failed(nameCheapestVariants(func, rules, /*cheapest=*/true)))
-    return failure();
-  FailureOr<Solved> cheapest =
-      solveInCurrentOrder(func, options.liveness, quietly(options.solve), why);
-  if (succeeded(cheapest) && cheapest->plan.heap <= limit)
-    solved = std::move(*cheapest);
-  else if (failed(nameCheapestVariants(func, rules, /*cheapest=*/false)))
-    return failure();
-  return chooseVariants(func, solved.buffers, solved.plan, solved.binOf,
-                        options.liveness, limit);
-}
-
 } // namespace
 
 llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
@@ -415,74 +231,43 @@ llvm::Error checkPlanOptions(const FunctionPlanOptions &options) {
                                             options.maxBuffer))));
 }
 
-FailureOr<PlannedEntry> planFunction(func::FuncOp func,
-                                     const FunctionPlanOptions &options,
-                                     PlanFailure *why) {
-  PlanFailure failure = PlanFailure::Internal;
+namespace {
+
+/// Decisions 2 to 6 (PlanDecisions.h) on `func`, whose chains decision 1
+/// settled; then the annotations, the replay against `original` and the
+/// target's limits.
+FailureOr<PlannedEntry> planDecided(func::FuncOp func, func::FuncOp original,
+                                    const FunctionPlanOptions &options,
+                                    PlanFailure &why) {
   auto fail = [&](PlanFailure kind) {
-    if (why)
-      *why = kind;
+    why = kind;
     return mlir::failure();
   };
-  clearAnnotations(func);
-  // What the function computes before planning touches it: the replay
-  // checks the planned function still computes that.
-  OwningOpRef<func::FuncOp> original = func.clone();
-  if (mlir::failed(recomputeWhereSmaller(func, options)))
-    return fail(PlanFailure::Internal);
+  // 2. Kernels: the input's, else the target's.
   FailureOr<KernelSource> kernelSource = formKernels(func, options.liveness);
   if (mlir::failed(kernelSource))
     return fail(PlanFailure::BadInput);
-  // Savings are measured, not estimated: against the plan in the exported
-  // order with every reuse technique off.
-  bool reuse = options.liveness.inPlace || options.liveness.inPlaceSoftmax ||
-               options.liveness.statePlacement ||
-               options.liveness.borrowOutputs;
   // The plan in the exported order takes half the budget when a search
   // follows, the plan without reuse a third of what is left before the
   // reordered plan, which takes the rest.
+  bool reuse = reusesBytes(options);
   FunctionPlanOptions budgeted = withFunctionBudget(options);
-  FailureOr<Solved> solved = solveInCurrentOrder(
-      func, options.liveness,
+  FailureOr<Solved> solved = solveWithReuse(
+      func, options,
       withShareOfBudget(budgeted.solve, reuse || options.reorder ? 0.5 : 1.0),
-      failure);
+      why);
   if (mlir::failed(solved))
-    return fail(failure);
-
-  int64_t plainHeap = solved->plan.heap;
-  if (reuse) {
-    LivenessOptions without = options.liveness;
-    without.inPlace = false;
-    without.inPlaceSoftmax = false;
-    without.outputPlacement = false;
-    without.statePlacement = false;
-    without.borrowOutputs = false;
-    FailureOr<Solved> plain = solveInCurrentOrder(
-        func, without,
-        quietly(withShareOfBudget(budgeted.solve,
-                                  options.reorder ? 1.0 / 3 : 1.0)),
-        failure);
-    if (mlir::failed(plain))
-      return fail(PlanFailure::Internal);
-    plainHeap = plain->plan.heap;
-    // Reuse is allowed, never required: where the heuristics (or a search
-    // cut short) pack the problem with reuse worse than the one without,
-    // the plan without is kept, so reuse never costs bytes and the saving
-    // stays a size (the graph and archive fuzzers' finding, which a 5 ms
-    // budget exposed).
-    if (plainHeap < solved->plan.heap)
-      solved = std::move(plain);
-  }
-  bool reordered = false;
-  if (options.reorder) {
-    FailureOr<bool> changed = tryReorder(func, budgeted, *solved, failure);
-    if (mlir::failed(changed))
-      return fail(PlanFailure::Internal);
-    reordered = *changed;
-  }
-
-  if (options.solve.heapBudget > 0 && solved->plan.heap > options.solve.heapBudget) {
-    // No variant choice can help: the plan has the least workspace.
+    return mlir::failure();
+  // 3. Reuse, measured against the plan without it (not estimated).
+  int64_t plainHeap =
+      reuse ? decideReuse(func, budgeted, options.reorder ? 1.0 / 3 : 1.0,
+                          *solved)
+            : solved->plan.heap;
+  // 4. Order.
+  bool reordered = decideOrder(func, budgeted, *solved);
+  // 5. Budget: the least workspace is above it, no variant can help.
+  if (options.solve.heapBudget > 0 &&
+      solved->plan.heap > options.solve.heapBudget) {
     PlannedEntry over;
     over.chunk = options.chunk;
     over.problem = solved->buffers.problem;
@@ -497,19 +282,18 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // Reuse saved against the least-workspace plan: a budget may let the
   // variants grow the heap for faster kernels afterwards.
   int64_t reusedHeap = solved->plan.heap;
-  FailureOr<std::vector<PlannedEntry::VariantChoice>> variants =
-      pickVariants(func, budgeted, *solved);
-  if (mlir::failed(variants) ||
-      mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
-                                solved->binOf)))
-    return fail(PlanFailure::Internal);
+  // 6. Variants; every op with a choice then names the one sized.
+  if (mlir::failed(decideVariants(func, budgeted, *solved)) ||
+      mlir::failed(nameSizedVariants(func, options)))
+    return fail(PlanFailure::BadInput);
   annotateOps(func, solved->buffers, solved->plan, solved->binOf,
               options.liveness);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
   entry.alignment = options.liveness.alignment;
-  entry.variants = std::move(*variants);
+  if (options.liveness.workspace && options.liveness.workspaceRules)
+    entry.variants = namedVariants(func, *options.liveness.workspaceRules);
   entry.recomputed = recomputedIn(func);
   entry.inPlaceSavedBytes = reuse ? plainHeap - reusedHeap : 0;
   entry.problem = std::move(solved->buffers.problem);
@@ -531,16 +315,57 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   // The interval verifier trusted the live ranges; the replay checks them
   // (and every reuse decision) from the annotations alone.
   ReplayOptions replayOptions = replayOptionsFor(options);
-  replayOptions.original = *original;
+  replayOptions.original = original;
   if (mlir::failed(verifyReplay(func, replayOptions))) {
     func.emitError("internal error: the plan of @")
         << func.getSymName() << " is unsound (replay above)";
     return fail(PlanFailure::Internal);
   }
-
   if (mlir::failed(checkLimits(func, entry, options)))
     return fail(PlanFailure::OverLimit);
   return entry;
+}
+
+} // namespace
+
+FailureOr<PlannedEntry> planFunction(func::FuncOp func,
+                                     const FunctionPlanOptions &options,
+                                     PlanFailure *why) {
+  PlanFailure failure = PlanFailure::Internal;
+  auto report = [&](FailureOr<PlannedEntry> planned) {
+    if (mlir::failed(planned) && why)
+      *why = failure;
+    return planned;
+  };
+  clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
+  // What the function computes before planning touches it: the replay
+  // checks the planned function still computes that.
+  OwningOpRef<func::FuncOp> original = func.clone();
+  // 1. Recompute.
+  if (!decideRecompute(func, options))
+    return report(planDecided(func, *original, options, failure));
+  // 7. A plan on the clones is kept only where it passes every check that
+  // the trials did not make (the replay's, the limits'); else the function
+  // is planned again with every chain kept. Its messages wait until then.
+  std::vector<Diagnostic> held;
+  FailureOr<PlannedEntry> planned = mlir::failure();
+  {
+    ScopedDiagnosticHandler hold(func.getContext(), [&](Diagnostic &diag) {
+      held.push_back(std::move(diag));
+      return success();
+    });
+    planned = planDecided(func, *original, options, failure);
+  }
+  if (mlir::failed(planned) && failure != PlanFailure::BadInput) {
+    OwningOpRef<func::FuncOp> kept = original->clone();
+    func.getBody().takeBody(kept->getBody());
+    clearAnnotations(func, /*keepVariants=*/!options.chooseVariants);
+    failure = PlanFailure::Internal;
+    return report(planDecided(func, *original, options, failure));
+  }
+  for (Diagnostic &diag : held)
+    func.getContext()->getDiagEngine().emit(std::move(diag));
+  return report(std::move(planned));
 }
 
 FailureOr<int64_t> planHeap(func::FuncOp func,
@@ -558,9 +383,8 @@ FailureOr<int64_t> planHeap(func::FuncOp func,
   FailureOr<Solved> solved = solveInCurrentOrder(
       func, options.liveness,
       withShareOfBudget(budgeted.solve, options.reorder ? 0.5 : 1.0), failure);
-  if (mlir::succeeded(solved) && options.reorder &&
-      mlir::failed(tryReorder(func, budgeted, *solved, failure)))
-    solved = mlir::failure();
+  if (mlir::succeeded(solved))
+    decideOrder(func, budgeted, *solved);
   if (mlir::failed(solved)) {
     if (why)
       *why = failure;
@@ -573,7 +397,9 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
                                   FunctionBuffers buffers, Plan plan,
                                   BinAssignment binOf,
                                   const FunctionPlanOptions &options) {
-  clearAnnotations(func);
+  clearAnnotations(func, /*keepVariants=*/true);
+  if (mlir::failed(nameSizedVariants(func, options)))
+    return mlir::failure();
   if (!binOf.empty() && binOf.size() != buffers.problem.buffers.size())
     return func.emitError("internal error: a region for each of @")
            << func.getSymName() << "'s buffers is needed";
@@ -587,6 +413,8 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.workspaces = workspaceIndices(buffers);
   entry.kernelDtypes =
       kernelDtypeRecords(func, options.liveness.resultDtypeRules.get());
+  if (options.liveness.workspace && options.liveness.workspaceRules)
+    entry.variants = namedVariants(func, *options.liveness.workspaceRules);
   if (!entry.kernels.empty()) // formed on this clone by the same rules
     entry.kernelSource =
         kernelSourceName(fusesAnything(options.liveness) ? KernelSource::Target

@@ -2,6 +2,7 @@
 #include "Recompute.h"
 
 #include "Effects.h"
+#include "Kernels.h"
 #include "OpClasses.h"
 
 #include "coreai-plan/Dialect/CoreAI.h"
@@ -128,15 +129,40 @@ private:
       memo;
 };
 
-/// The top-level ops that read `value` and compute from it (a metadata
-/// check reads only its type and stays with the original).
+/// Whether `use` computes from the value it reads (a metadata check reads
+/// only its type and stays with the original).
+bool computesFrom(OpOperand &use) {
+  return fusionRoleOf(use.getOwner()) != FusionRole::MetadataCheck;
+}
+
+/// The top-level ops that read `value` and compute from it: a reader
+/// nested in a region (an scf.for's body, an scf.if's branch) counts as
+/// the top-level op holding it, in front of which its clone goes.
 llvm::SmallVector<Operation *, 4> readersOf(Value value) {
   llvm::SmallVector<Operation *, 4> readers;
-  for (Operation *user : value.getUsers())
-    if (fusionRoleOf(user) != FusionRole::MetadataCheck &&
-        !llvm::is_contained(readers, user))
-      readers.push_back(user);
+  Block *body = value.getParentBlock();
+  for (OpOperand &use : value.getUses()) {
+    Operation *reader = body->findAncestorOpInBlock(*use.getOwner());
+    if (reader && computesFrom(use) && !llvm::is_contained(readers, reader))
+      readers.push_back(reader);
+  }
   return readers;
+}
+
+/// Where the clones for `reader` go: in front of it, or in front of the
+/// first op of the kernel an upstream fuser marked it part of (a clone
+/// between a kernel's ops would split the kernel in two).
+Operation *insertionPointFor(Operation *reader) {
+  std::optional<int64_t> kernel = kernelOf(reader);
+  Operation *at = reader;
+  if (!kernel)
+    return at;
+  while (Operation *previous = at->getPrevNode()) {
+    if (kernelOf(previous) != kernel)
+      break;
+    at = previous;
+  }
+  return at;
 }
 
 bool allViews(llvm::ArrayRef<Operation *> chain) {
@@ -255,11 +281,18 @@ int64_t recomputeChains(func::FuncOp func, const RecomputeRules &rules,
   for (auto &[value, chain, group] : candidates) {
     IntegerAttr id = IntegerAttr::get(IntegerType::get(context, 64), index++);
     for (Operation *reader : readersOf(value)) {
-      OpBuilder builder(reader);
+      OpBuilder builder(insertionPointFor(reader));
       IRMapping mapping;
-      for (Operation *op : chain)
-        builder.clone(*op, mapping)->setAttr(attr::recompute, id);
-      reader->replaceUsesOfWith(value, mapping.lookup(value));
+      for (Operation *op : chain) {
+        Operation *clone = builder.clone(*op, mapping);
+        clone->setAttr(attr::recompute, id);
+        // A clone is computed where its reader is, outside the kernel of
+        // the op it repeats (whose ops must stay one contiguous step).
+        clone->removeAttr(attr::kernel);
+      }
+      value.replaceUsesWithIf(mapping.lookup(value), [&](OpOperand &use) {
+        return computesFrom(use) && reader->isAncestor(use.getOwner());
+      });
     }
     originals.insert(chain.begin(), chain.end());
   }

@@ -250,6 +250,12 @@ LogicalResult ProgramBuilder::addStep(llvm::ArrayRef<Operation *> ops) {
 void ProgramBuilder::checkWorkspace(llvm::ArrayRef<Operation *> ops) {
   if (!options.workspaceRules)
     return;
+  // The replay must know which variant each op runs to know the bytes it
+  // needs: a plan names it wherever the variants differ.
+  for (Operation *member : ops)
+    if (std::optional<std::string> unnamed =
+            unnamedVariant(member, *options.workspaceRules))
+      violate(member, *unnamed);
   int64_t given = 0;
   for (Operation *member : ops)
     if (std::optional<Placement> workspace = workspaceOf(member))

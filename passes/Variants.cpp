@@ -16,10 +16,11 @@ using namespace mlir;
 namespace coreai {
 namespace {
 
-/// Steps enumerate at most this many combinations of their ops' variants;
-/// beyond, each op takes its least-workspace variant (a kernel of that many
-/// ops with choices has not been seen).
-constexpr size_t kMaxCombinations = 256;
+/// The search of one step's variants keeps at most this many partial
+/// choices (each the least cost for its bytes); past it, the ops not yet
+/// decided take their least-workspace variants, which always fit. Steps of
+/// one op, or of ops with equal rules, keep a handful.
+constexpr size_t kMaxPartialChoices = 4096;
 
 /// An op of a step and the variants it may run (one when it has no choice).
 struct OpChoices {
@@ -117,43 +118,90 @@ std::optional<Gap> fitting(const std::vector<Gap> &gaps, int64_t bytes,
   return std::nullopt;
 }
 
-/// The variant index per op of `step` with the least total cost whose
-/// workspace fits a gap (ties: fewer bytes), and where it goes. The
-/// least-workspace combination always fits: the plan was packed with it.
-std::pair<std::vector<size_t>, std::optional<Gap>>
-cheapestFitting(const Step &step, const std::vector<Gap> &gaps) {
-  size_t combinations = 1;
-  for (const OpChoices &op : step.ops)
-    combinations = std::min(kMaxCombinations + 1,
-                            combinations * op.variants.size());
-  std::vector<size_t> best;
-  std::optional<Gap> bestGap;
-  double bestCost = 0;
-  int64_t bestBytes = 0;
-  std::vector<size_t> pick(step.ops.size(), 0);
-  for (size_t index = 0; index < std::min(combinations, kMaxCombinations);
-       ++index) {
-    size_t rest = index;
-    double cost = 0;
-    int64_t bytes = 0;
-    for (size_t o = 0; o < step.ops.size(); ++o) {
-      pick[o] = rest % step.ops[o].variants.size();
-      rest /= step.ops[o].variants.size();
-      cost += step.ops[o].variants[pick[o]].variant->cost;
-      bytes += step.ops[o].variants[pick[o]].bytes;
-    }
-    std::optional<Gap> gap =
-        bytes == 0 ? std::optional<Gap>(Gap{}) : fitting(gaps, bytes,
-                                                         step.alignment);
-    if (!gap || (!best.empty() && (cost > bestCost ||
-                                   (cost == bestCost && bytes >= bestBytes))))
-      continue;
-    best = pick;
-    bestGap = gap;
-    bestCost = cost;
-    bestBytes = bytes;
+/// The most bytes one workspace may take during the step: the largest gap
+/// at the step's alignment, and no more than the target's largest buffer
+/// (`maxBuffer`, 0: unlimited).
+int64_t roomDuring(const std::vector<Gap> &gaps, int64_t alignment,
+                   int64_t maxBuffer) {
+  int64_t room = 0;
+  for (const Gap &gap : gaps)
+    room = std::max(room, gap.offset + gap.size - alignTo(gap.offset, alignment));
+  return maxBuffer > 0 ? std::min(room, maxBuffer) : room;
+}
+
+/// The index of the op's least-workspace variant (the cheapest among
+/// equals): what liveness sized the op's step with before the choice.
+size_t leastWorkspace(const OpChoices &op) {
+  size_t least = 0;
+  for (size_t v = 1; v < op.variants.size(); ++v) {
+    const OpVariant &variant = op.variants[v];
+    const OpVariant &best = op.variants[least];
+    if (variant.bytes < best.bytes ||
+        (variant.bytes == best.bytes &&
+         variant.variant->cost < best.variant->cost))
+      least = v;
   }
-  return {best, bestGap};
+  return least;
+}
+
+/// The variants picked for a step's first ops, with their total cost and
+/// bytes.
+struct PartialChoice {
+  double cost = 0;
+  int64_t bytes = 0;
+  std::vector<size_t> pick;
+};
+
+/// The variant index per op of `step` with the least total cost whose
+/// workspace, all ops together, takes at most `room` bytes (ties: fewer
+/// bytes). Exact: costs and bytes add up over the ops, so the search
+/// extends, op by op, only the partial choices no other beats in both
+/// cost and bytes and that still fit with the least workspace of the ops
+/// after them. Bounded: past kMaxPartialChoices, the ops left take their
+/// least-workspace variants. Empty when even the least workspace of every
+/// op is above `room`.
+std::vector<size_t> cheapestWithin(const Step &step, int64_t room) {
+  size_t count = step.ops.size();
+  std::vector<int64_t> leastAfter(count + 1, 0); // least bytes of ops o..
+  for (size_t o = count; o-- > 0;)
+    leastAfter[o] = leastAfter[o + 1] +
+                    step.ops[o].variants[leastWorkspace(step.ops[o])].bytes;
+  if (leastAfter[0] > room)
+    return {};
+  std::vector<PartialChoice> front(1);
+  size_t decided = 0;
+  for (; decided < count; ++decided) {
+    const OpChoices &op = step.ops[decided];
+    if (front.size() * op.variants.size() > kMaxPartialChoices)
+      break;
+    std::vector<PartialChoice> next;
+    for (const PartialChoice &partial : front)
+      for (size_t v = 0; v < op.variants.size(); ++v) {
+        int64_t bytes = partial.bytes + op.variants[v].bytes;
+        if (bytes + leastAfter[decided + 1] > room)
+          continue;
+        PartialChoice extended = partial;
+        extended.cost += op.variants[v].variant->cost;
+        extended.bytes = bytes;
+        extended.pick.push_back(v);
+        next.push_back(std::move(extended));
+      }
+    // Fewest bytes first; a choice is kept only where it costs less than
+    // every choice with fewer (or as few) bytes.
+    llvm::stable_sort(next, [](const PartialChoice &a, const PartialChoice &b) {
+      return a.bytes != b.bytes ? a.bytes < b.bytes : a.cost < b.cost;
+    });
+    front.clear();
+    for (PartialChoice &partial : next)
+      if (front.empty() || partial.cost < front.back().cost)
+        front.push_back(std::move(partial));
+  }
+  // Kept choices cost less the more bytes they take: the last is the
+  // cheapest, with the fewest bytes among the cheapest.
+  std::vector<size_t> best = std::move(front.back().pick);
+  for (size_t o = decided; o < count; ++o)
+    best.push_back(leastWorkspace(step.ops[o]));
+  return best;
 }
 
 /// The step's workspace buffer: resized and moved to `gap`, or added.
@@ -245,6 +293,50 @@ LogicalResult nameCheapestVariants(func::FuncOp func,
   return failure(walk.wasInterrupted());
 }
 
+LogicalResult nameLeastWorkspaceVariants(func::FuncOp func,
+                                        const WorkspaceRules &rules) {
+  for (Operation &op : func.getBody().front()) {
+    const WorkspaceRule *rule = workspaceRuleOf(&op, rules);
+    if (!rule || rule->variants.size() < 2 || op.hasAttr(attr::variant))
+      continue;
+    FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+        opVariants(&op, *rule, rules.splitK);
+    if (failed(variants))
+      return failure();
+    OpChoices choices{&op, rule, std::move(*variants)};
+    if (differInWorkspace(choices))
+      op.setAttr(attr::variant,
+                 StringAttr::get(func.getContext(),
+                                 choices.variants[leastWorkspace(choices)]
+                                     .variant->name));
+  }
+  return success();
+}
+
+std::vector<PlannedEntry::VariantChoice>
+namedVariants(func::FuncOp func, const WorkspaceRules &rules) {
+  std::vector<PlannedEntry::VariantChoice> named;
+  ScopedDiagnosticHandler quiet(func.getContext(),
+                                [](Diagnostic &) { return success(); });
+  for (Operation &op : func.getBody().front()) {
+    auto name = op.getAttrOfType<StringAttr>(attr::variant);
+    const WorkspaceRule *rule = workspaceRuleOf(&op, rules);
+    if (!name || !rule || rule->variants.size() < 2)
+      continue;
+    FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+        opVariants(&op, *rule, rules.splitK);
+    if (failed(variants))
+      continue;
+    OpChoices choices{&op, rule, std::move(*variants)};
+    if (!differInWorkspace(choices))
+      continue;
+    for (size_t v = 0; v < choices.variants.size(); ++v)
+      if (choices.variants[v].variant->name == name.getValue())
+        named.push_back(record(choices, v));
+  }
+  return named;
+}
+
 bool hasVariantChoices(func::FuncOp func, const WorkspaceRules &rules) {
   bool found = false;
   func.walk([&](Operation *op) {
@@ -257,7 +349,7 @@ bool hasVariantChoices(func::FuncOp func, const WorkspaceRules &rules) {
 FailureOr<std::vector<PlannedEntry::VariantChoice>>
 chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
                BinAssignment &binOf, const LivenessOptions &options,
-               int64_t heapLimit) {
+               int64_t heapLimit, int64_t maxBuffer) {
   std::vector<PlannedEntry::VariantChoice> choices;
   if (!options.workspace || !options.workspaceRules)
     return choices;
@@ -279,11 +371,12 @@ chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
     std::vector<Gap> gaps = freeDuring(buffers, plan, binOf, step.first,
                                        step.last, own,
                                        std::max(heapLimit, plan.heap));
-    auto [picked, gap] = cheapestFitting(step, gaps);
-    if (picked.empty())
-      return func.emitError("internal error: no variant of the kernel at ")
-             << locationString(last->getLoc())
-             << " fits the bytes its least-workspace plan left";
+    std::vector<size_t> picked = cheapestWithin(
+        step, roomDuring(gaps, step.alignment, maxBuffer));
+    bool asPacked = picked.empty();
+    if (asPacked) // the least workspace, where the plan packed it
+      for (const OpChoices &op : step.ops)
+        picked.push_back(leastWorkspace(op));
     int64_t bytes = 0;
     for (size_t o = 0; o < step.ops.size(); ++o) {
       const OpChoices &op = step.ops[o];
@@ -295,6 +388,25 @@ chooseVariants(func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
                                      op.variants[picked[o]].variant->name));
       choices.push_back(record(op, picked[o]));
     }
+    if (asPacked) {
+      // No room beside the packed plan (a plan packed with other variants
+      // named, or a workspace above the largest buffer): the least
+      // workspace stays where the packing put that step's, which holds it.
+      if (own && buffers.problem.buffers[*own].size >= bytes) {
+        if (bytes > 0)
+          buffers.problem.buffers[*own].size = bytes;
+        continue;
+      }
+      if (bytes > 0)
+        return func.emitError("internal error: the least-workspace "
+                              "variants of the kernel at ")
+               << locationString(last->getLoc())
+               << " need " << bytes << " bytes the plan did not pack";
+      continue;
+    }
+    std::optional<Gap> gap =
+        bytes == 0 ? std::optional<Gap>(Gap{})
+                   : fitting(gaps, bytes, step.alignment);
     if (bytes > 0 && (!own || buffers.problem.buffers[*own].size != bytes ||
                       plan.offsets[*own] != gap->offset))
       placeWorkspace(buffers, plan, binOf, step, last, own, bytes, *gap);

@@ -26,12 +26,29 @@ namespace coreai {
 /// Picks a variant for every op of `func` whose workspace rule has several,
 /// writes it as the op's `coreai.variant`, and grows or adds the steps'
 /// workspace buffers of `buffers` (placed in `plan` and `binOf`) to match.
-/// `heapLimit` is the heap the choice may use (at least `plan.heap`). The
+/// `heapLimit` is the heap the choice may use (at least `plan.heap`),
+/// `maxBuffer` the target's largest buffer (0: unlimited), which no step's
+/// workspace may pass. A step with no room for any choice beside the plan
+/// keeps its least-workspace variants where the plan packed them. The
 /// choices, in body order.
 mlir::FailureOr<std::vector<PlannedEntry::VariantChoice>>
 chooseVariants(mlir::func::FuncOp func, FunctionBuffers &buffers, Plan &plan,
                BinAssignment &binOf, const LivenessOptions &options,
-               int64_t heapLimit);
+               int64_t heapLimit, int64_t maxBuffer);
+
+/// Names, on every top-level op whose variants need different workspace
+/// and that names none, its least-workspace variant: the one liveness
+/// sized its step with (docs/WORKSPACE.md, "Kernel variants": a plan names
+/// every such op's variant). Failure with an error at an op whose rule
+/// cannot be evaluated.
+mlir::LogicalResult nameLeastWorkspaceVariants(mlir::func::FuncOp func,
+                                               const WorkspaceRules &rules);
+
+/// The variant each top-level op of `func` whose variants need different
+/// workspace names (`coreai.variant`), as the manifest lists them: in body
+/// order, with the bytes it needs and the cheapest's.
+std::vector<PlannedEntry::VariantChoice>
+namedVariants(mlir::func::FuncOp func, const WorkspaceRules &rules);
 
 /// Whether some op of `func` has a workspace rule with several variants.
 bool hasVariantChoices(mlir::func::FuncOp func, const WorkspaceRules &rules);

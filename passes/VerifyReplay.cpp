@@ -15,7 +15,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 
-#include "llvm/Support/Path.h"
 
 namespace coreai {
 #define GEN_PASS_DEF_COREAIVERIFYREPLAY
@@ -40,14 +39,7 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
     }
     std::optional<Target> planned;
     if (!target.empty()) {
-      // A name from the targets folder, or the path of a target file.
-      llvm::StringRef name = target.getValue();
-      llvm::StringRef dir = defaultTargetsDir();
-      if (name.ends_with(".json")) {
-        dir = llvm::sys::path::parent_path(target.getValue());
-        name = llvm::sys::path::stem(target.getValue());
-      }
-      llvm::Expected<Target> loaded = loadTarget(name, dir);
+      llvm::Expected<Target> loaded = loadTargetNamed(target.getValue());
       if (!loaded) {
         module.emitError(llvm::toString(loaded.takeError()));
         return signalPassFailure();

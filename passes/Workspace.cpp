@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 
@@ -161,6 +162,34 @@ FailureOr<int64_t> opWorkspace(Operation *op, const WorkspaceRules &rules,
   if (alignment)
     *alignment = std::max<int64_t>(*alignment, rule->alignment);
   return variant->bytes;
+}
+
+std::optional<std::string> unnamedVariant(Operation *op,
+                                          const WorkspaceRules &rules) {
+  const WorkspaceRule *rule = workspaceRuleOf(op, rules);
+  if (!rule || rule->variants.size() < 2 || op->hasAttr(attr::variant))
+    return std::nullopt;
+  // A rule that cannot be evaluated is the step's own check's error.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<llvm::SmallVector<OpVariant, 2>> variants =
+      opVariants(op, *rule, rules.splitK);
+  if (failed(variants) ||
+      llvm::all_of(*variants, [&](const OpVariant &variant) {
+        return variant.bytes == variants->front().bytes;
+      }))
+    return std::nullopt;
+  std::string offered;
+  for (const OpVariant &variant : *variants)
+    offered += llvm::formatv("{0}{1} ({2} bytes)", offered.empty() ? "" : ", ",
+                             variant.variant->name, variant.bytes)
+                   .str();
+  return llvm::formatv("it names no variant ('coreai.variant'), but the "
+                       "target's workspace rule ({0}) offers variants "
+                       "needing different workspace here: {1}",
+                       rule->op.empty() ? "class " + rule->opClass : rule->op,
+                       offered)
+      .str();
 }
 
 llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,

@@ -60,6 +60,12 @@ mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
                                      const WorkspaceRules &rules,
                                      int64_t *alignment = nullptr);
 
+/// Why `op` breaks the variant contract (docs/WORKSPACE.md, "Kernel
+/// variants"): its rule offers variants needing different workspace at
+/// its shapes and it names none. std::nullopt where it keeps it.
+std::optional<std::string> unnamedVariant(mlir::Operation *op,
+                                          const WorkspaceRules &rules);
+
 /// The bytes the rules give the ops of one step together (a kernel's is
 /// the sum of its ops'), or the first rule's error (an op naming a variant
 /// its rule lacks, a rule its shapes do not fit), without a diagnostic.

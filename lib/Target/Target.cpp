@@ -314,4 +314,11 @@ llvm::Expected<Target> loadTarget(llvm::StringRef name, llvm::StringRef dir) {
   return target;
 }
 
+llvm::Expected<Target> loadTargetNamed(llvm::StringRef nameOrPath) {
+  if (!nameOrPath.ends_with(".json"))
+    return loadTarget(nameOrPath, defaultTargetsDir());
+  return loadTarget(llvm::sys::path::stem(nameOrPath),
+                    llvm::sys::path::parent_path(nameOrPath));
+}
+
 } // namespace coreai

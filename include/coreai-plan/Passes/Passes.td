@@ -17,8 +17,14 @@ def CoreAIPlanBuffers : Pass<"coreai-plan-buffers", "mlir::ModuleOp"> {
     Every function with a body is planned, private ones too, as
     `coreai-plan buffers` does.
   }];
-  // Declared once, in PlanningOptions.td.
-  let options = PlanningPassOptions<CoreAIPlanningOptionList>.options;
+  // Declared once, in PlanningOptions.td; the target gives the rules the
+  // `workspace` and `recompute` switches apply.
+  let options = !listconcat(
+      PlanningPassOptions<CoreAIPlanningOptionList>.options,
+      [Option<"target", "target", "std::string", /*default=*/"\"\"",
+              "The target whose workspace rules (with workspace) and "
+              "recompute rules (with recompute) the plan applies: a name of "
+              "targets/, or a target file's path ending in .json">]);
 }
 
 def CoreAIVerifyReplay : Pass<"coreai-verify-replay", "mlir::ModuleOp"> {

@@ -91,6 +91,10 @@ std::vector<std::string> knownTargets(llvm::StringRef dir);
 /// known targets.
 llvm::Expected<Target> loadTarget(llvm::StringRef name, llvm::StringRef dir);
 
+/// A target as a pass option names it: a name of the default targets
+/// folder, or the path of a target file ending in `.json`.
+llvm::Expected<Target> loadTargetNamed(llvm::StringRef nameOrPath);
+
 } // namespace coreai
 
 #endif // COREAI_PLAN_TARGET_H

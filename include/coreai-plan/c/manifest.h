@@ -109,9 +109,11 @@ int capm_buffer_is_workspace(const capm_manifest *manifest, size_t entry,
  * "Kernel variants"): `op` the op's name (`torch.aten.mm`), `location` its
  * source location, `variant` the variant's name in the target (`direct`),
  * `workspace` the bytes it needs (the entry's workspace buffer of its step
- * holds them). An op not listed runs its rule's only variant, or the
- * cheapest among those needing the same workspace. Strings live as long as
- * the manifest. `index` < capm_variant_count. */
+ * holds them). Every op with such a choice is listed, in the entries of
+ * parametric plans too (one variant per op for every S of a piece); an op
+ * not listed has none there: it runs its rule's only
+ * variant, or the cheapest among those needing the same workspace. Strings
+ * live as long as the manifest. `index` < capm_variant_count. */
 typedef struct capm_variant {
   const char *op;
   const char *location;
