@@ -224,7 +224,8 @@ bool bytesOverlap(const PlacedTensor &a, const PlacedTensor &b) {
 /// program's own plan must be one storage (a sound plan shares live bytes
 /// only between aliases): joined until none are left.
 void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
-                     const std::vector<int64_t> &end, Groups &groups) {
+                     const std::vector<int64_t> &end, Groups &groups,
+                     std::vector<PlanConflict> &conflicts) {
   size_t n = method.placed.size();
   for (bool changed = true; changed;) {
     changed = false;
@@ -248,10 +249,23 @@ void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
       llvm::erase_if(live, [&](int64_t h) { return hi[h] <= lo[g]; });
       for (int64_t h : live)
         for (int64_t a : members[g])
-          for (int64_t b : members[h])
-            if (bytesOverlap(method.placed[a], method.placed[b]) &&
-                groups.join(a, b))
+          for (int64_t b : members[h]) {
+            if (!bytesOverlap(method.placed[a], method.placed[b]))
+              continue;
+            // Two tensors of different storages, live together on their
+            // own: the plan overlaps them (unsound, unless an instruction
+            // means it, which none declares).
+            int64_t from = std::max(start[a], start[b]);
+            if (from < std::min(end[a], end[b]))
+              conflicts.push_back(
+                  {std::min(a, b), std::max(a, b), from,
+                   std::max(method.placed[a].offset, method.placed[b].offset),
+                   std::min(method.placed[a].offset + method.placed[a].bytes,
+                            method.placed[b].offset +
+                                method.placed[b].bytes)});
+            if (groups.join(a, b))
               changed = true;
+          }
       live.push_back(g);
     }
   }
@@ -338,7 +352,9 @@ MethodMemory analyseMemory(const Method &method) {
   for (size_t p = 0; p < n; ++p)
     if (state[groups.find(p)])
       start[p] = 0, end[p] = steps;
-  joinOverlapping(method, start, end, groups);
+  joinOverlapping(method, start, end, groups, memory.conflicts);
+  memory.start = start;
+  memory.end = end;
 
   // One storage per group, in the order of their first member.
   memory.storageOf.assign(n, -1);

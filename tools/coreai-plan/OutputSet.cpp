@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace coreai::cli {
@@ -47,6 +48,22 @@ llvm::Error OutputSet::add(llvm::StringRef path, llvm::StringRef bytes) {
     return cannotWrite(temp, ec);
   }
   return llvm::Error::success();
+}
+
+llvm::Error OutputSet::addWritten(
+    llvm::StringRef path,
+    llvm::function_ref<llvm::Error(int fd, llvm::StringRef temp)> write) {
+  llvm::SmallString<256> model(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
+                                     "-%%%%%%.tmp");
+  int fd;
+  llvm::SmallString<256> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+    return cannotWrite(llvm::sys::path::parent_path(path), ec);
+  temps.push_back({temp.str().str(), path.str()});
+  llvm::Error error = write(fd, temp);
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  return error;
 }
 
 llvm::Error OutputSet::commit() {

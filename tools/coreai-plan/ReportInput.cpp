@@ -1,14 +1,19 @@
 //===- ReportInput.cpp - What the report subcommands read -----------------===//
 #include "ReportInput.h"
 
+#include "coreai-plan/Pte/InputKind.h"
+
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace coreai::cli {
 
 llvm::Expected<ReportInput> readProgramInput(llvm::StringRef bytes,
-                                             llvm::StringRef path) {
-  llvm::Expected<pte::Program> program = pte::readProgram(bytes, path);
+                                             llvm::StringRef path,
+                                             uint64_t fileSize) {
+  pte::ReadOptions options;
+  options.fileSize = fileSize;
+  llvm::Expected<pte::Program> program = pte::readProgram(bytes, path, options);
   if (!program)
     return program.takeError();
   ReportInput input;
@@ -34,8 +39,11 @@ llvm::Expected<ReportInput> readReportInput(llvm::StringRef path) {
                                    path.str().c_str(),
                                    file.getError().message().c_str());
   llvm::StringRef bytes = (*file)->getBuffer();
-  // A `.pte` that is not a program is refused as one, not as a manifest.
-  if (pte::looksLikeProgram(bytes) || path.ends_with(".pte"))
+  // A `.pte` that is not a program (or an identifier a bit away from a
+  // program's) is refused as a program, not as a manifest.
+  pte::InputKind kind =
+      pte::inputKind(bytes.take_front(pte::kInputKindBytes), path);
+  if (kind == pte::InputKind::Program || kind == pte::InputKind::NotProgram)
     return readProgramInput(bytes, path);
   llvm::Expected<Manifest> manifest = readManifest(bytes, path);
   if (!manifest)

@@ -48,6 +48,15 @@ struct Storage {
   std::string name;
 };
 
+/// Two tensors the program's plan puts on shared bytes while both are
+/// live, with no view or move making one stand for the other: a plan that
+/// is not sound (or aliasing its instructions do not declare).
+struct PlanConflict {
+  int64_t a = 0, b = 0;    ///< indices into Method::placed, a < b
+  int64_t instruction = 0; ///< the first instruction where both are live
+  int64_t lo = 0, hi = 0;  ///< the bytes both take, [lo, hi) in the arena
+};
+
 struct MethodMemory {
   /// The time axis: one step per instruction, at least one.
   int64_t steps = 1;
@@ -58,6 +67,13 @@ struct MethodMemory {
   std::vector<Storage> storages;
   /// Per placed tensor: its storage.
   std::vector<int64_t> storageOf;
+  /// Per placed tensor: its live range on its own, [start, end) (a
+  /// storage lives over the union of its members').
+  std::vector<int64_t> start, end;
+  /// Tensors the program's plan lets share live bytes (each pair once);
+  /// they are one storage above, so a re-plan keeps them apart no more
+  /// than the program did.
+  std::vector<PlanConflict> conflicts;
 };
 
 /// The storages of `method` and their live ranges.
