@@ -224,7 +224,9 @@ bool bytesOverlap(const PlacedTensor &a, const PlacedTensor &b) {
 /// program's own plan must be one storage (a sound plan shares live bytes
 /// only between aliases): joined until none are left.
 void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
-                     const std::vector<int64_t> &end, Groups &groups,
+                     const std::vector<int64_t> &end,
+                     const std::vector<int64_t> &checkStart,
+                     const std::vector<int64_t> &checkEnd, Groups &groups,
                      std::vector<PlanConflict> &conflicts) {
   size_t n = method.placed.size();
   for (bool changed = true; changed;) {
@@ -255,8 +257,8 @@ void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
             // Two tensors of different storages, live together on their
             // own: the plan overlaps them (unsound, unless an instruction
             // means it, which none declares).
-            int64_t from = std::max(start[a], start[b]);
-            if (from < std::min(end[a], end[b]))
+            int64_t from = std::max(checkStart[a], checkStart[b]);
+            if (from < std::min(checkEnd[a], checkEnd[b]))
               conflicts.push_back(
                   {std::min(a, b), std::max(a, b), from,
                    std::max(method.placed[a].offset, method.placed[b].offset),
@@ -298,6 +300,7 @@ MethodMemory analyseMemory(const Method &method) {
     state[p] = !isInput[p] && (t.initialData || !t.name.empty());
   }
 
+  std::vector<bool> delegateOutput(n);
   Groups groups(n);
   for (auto [a, b] : uses.aliases)
     groups.join(a, b);
@@ -331,8 +334,16 @@ MethodMemory analyseMemory(const Method &method) {
     int64_t readAt = touches.empty() ? int64_t(method.instructions.size())
                                      : touches.front();
     if (!joinProviders(method, uses, holdsDataAtStart, int64_t(p), readAt,
-                       groups))
+                       groups)) {
       state[p] = true;
+      // First named by a delegate call, holding nothing before it: most
+      // likely one of the delegate's outputs (its arguments list inputs,
+      // then outputs, and which are which the program does not say).
+      delegateOutput[p] =
+          !touches.empty() && !holdsDataAtStart[p] &&
+          method.instructions[touches.front()].kind ==
+              Instruction::Kind::Delegate;
+    }
   }
 
   int64_t steps = memory.steps;
@@ -352,9 +363,18 @@ MethodMemory analyseMemory(const Method &method) {
   for (size_t p = 0; p < n; ++p)
     if (state[groups.find(p)])
       start[p] = 0, end[p] = steps;
-  joinOverlapping(method, start, end, groups, memory.conflicts);
+  // The check's ranges: a delegate's likely output lives from that call on
+  // (the plan keeps it live throughout, the safe side; a conflict is only
+  // reported where the program cannot be read as sound).
   memory.start = start;
   memory.end = end;
+  for (size_t p = 0; p < n; ++p)
+    if (delegateOutput[p] && !uses.controlFlow) {
+      memory.start[p] = uses.touches[p].front();
+      memory.end[p] = isOutput[p] ? steps : uses.touches[p].back() + 1;
+    }
+  joinOverlapping(method, start, end, memory.start, memory.end, groups,
+                  memory.conflicts);
 
   // One storage per group, in the order of their first member.
   memory.storageOf.assign(n, -1);

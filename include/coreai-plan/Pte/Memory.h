@@ -67,8 +67,11 @@ struct MethodMemory {
   std::vector<Storage> storages;
   /// Per placed tensor: its storage.
   std::vector<int64_t> storageOf;
-  /// Per placed tensor: its live range on its own, [start, end) (a
-  /// storage lives over the union of its members').
+  /// Per placed tensor: its live range on its own, [start, end), as the
+  /// check of the program's plan reads it (a storage lives over the union
+  /// of its members'; a tensor first named by a delegate call, holding
+  /// nothing before, is taken as that delegate's output here, while the
+  /// storage stays live throughout, the safe side for a re-plan).
   std::vector<int64_t> start, end;
   /// Tensors the program's plan lets share live bytes (each pair once);
   /// they are one storage above, so a re-plan keeps them apart no more
