@@ -217,12 +217,8 @@ def test_vit():
 
 
 if __name__ == "__main__":
-    tests = {"xnnpack": test_xnnpack, "vit": test_vit}
-    try:
-        import cli_two_methods
-        tests["mistral"] = cli_two_methods.test
-    except ImportError:
-        pass
+    tests = {"xnnpack": test_xnnpack, "vit": test_vit,
+             "mistral": lambda: __import__("cli_two_methods").test()}
     if len(sys.argv) != 2 or sys.argv[1] not in tests:
         sys.exit(f"usage: cli_programs.py {'|'.join(tests)}")
     harness.main(tests[sys.argv[1]])
