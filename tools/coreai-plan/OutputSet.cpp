@@ -31,23 +31,16 @@ llvm::Error OutputSet::makeDirectory(llvm::StringRef dir) {
 }
 
 llvm::Error OutputSet::add(llvm::StringRef path, llvm::StringRef bytes) {
-  llvm::SmallString<256> model(llvm::sys::path::parent_path(path));
-  llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
-                                     "-%%%%%%.tmp");
-  int fd;
-  llvm::SmallString<256> temp;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return cannotWrite(llvm::sys::path::parent_path(path), ec);
-  temps.push_back({temp.str().str(), path.str()});
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << bytes;
-  os.close();
-  if (os.has_error()) {
+  return addWritten(path, [&](int fd, llvm::StringRef temp) -> llvm::Error {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+    os << bytes;
+    os.flush();
+    if (!os.has_error())
+      return llvm::Error::success();
     std::error_code ec = os.error();
     os.clear_error();
     return cannotWrite(temp, ec);
-  }
-  return llvm::Error::success();
+  });
 }
 
 llvm::Error OutputSet::addWritten(

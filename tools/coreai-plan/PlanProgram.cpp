@@ -136,6 +136,14 @@ int runPlanProgram(const ProgramPlanRequest &request) {
       readProgramInput(head->bytes, request.input, head->fileSize);
   if (!input)
     return fail(InputError, input.takeError());
+  std::vector<pte::PlanFinding> findings =
+      pte::checkProgramPlan(*input->program, input->memories);
+  if (!findings.empty())
+    llvm::errs() << llvm::formatv(
+        "coreai-plan: warning: the program's own plan is not sound ({0} "
+        "finding{1}; `coreai-plan check {2}` lists them): the tensors it "
+        "overlaps stay together in the re-plan, as they were\n",
+        findings.size(), findings.size() == 1 ? "" : "s", request.input);
   for (const std::string &line : pte::mutableBufferAdvice(
            *input->program, input->memories,
            request.options.shareMutableBuffers))
