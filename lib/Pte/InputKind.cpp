@@ -3,8 +3,10 @@
 // A program is taken by its identifier, never by its name. A file named
 // `.pte`, or whose identifier is within two flipped bits of `ET12`, is
 // refused as a program by every subcommand (a damaged program is not MLIR
-// text). Binary is NUL or control bytes in the first bytes, unless they
-// start MLIR bytecode (`ML\xefR`) or a zip (`PK`, a .pt2 archive).
+// text). Binary is a NUL or control byte among the first 16 bytes, or in
+// more than an eighth of the first 4 KiB (MLIR text may hold a NUL inside a
+// string literal), unless the bytes start MLIR bytecode (`ML\xefR`) or a
+// zip (`PK`, a .pt2 archive).
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Pte/InputKind.h"
@@ -59,7 +61,11 @@ InputKind inputKind(llvm::StringRef head, llvm::StringRef path) {
     return InputKind::NotProgram;
   if (head.starts_with("ML\xefR") || head.starts_with("PK"))
     return InputKind::Other;
-  if (llvm::any_of(head, isBinaryByte))
+  // Text may hold a NUL (inside an MLIR string literal): binary is a
+  // control byte at the start, or many of them.
+  size_t control = llvm::count_if(head, isBinaryByte);
+  if (llvm::any_of(head.take_front(16), isBinaryByte) ||
+      control * 8 > head.size())
     return InputKind::Binary;
   return InputKind::Other;
 }

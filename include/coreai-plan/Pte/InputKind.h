@@ -22,7 +22,8 @@ namespace coreai::pte {
 enum class InputKind {
   Program,    ///< ExecuTorch's identifier (`ET` and two digits) at byte 4
   NotProgram, ///< named `.pte`, or an identifier a bit or two from `ET12`
-  Binary,     ///< bytes no text reader takes; not MLIR bytecode, not a zip
+  Binary,     ///< control bytes at the start or many; not MLIR bytecode,
+              ///< not a zip
   Other,      ///< text, MLIR bytecode, a zip: for the other readers
 };
 
