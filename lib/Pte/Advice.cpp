@@ -30,7 +30,7 @@ mutableBufferAdvice(const Program &program,
   std::set<size_t> unnamedIn;
   for (size_t i = 0; i < memories.size(); ++i)
     for (const Storage &s : memories[i].storages) {
-      if (!s.state || s.input)
+      if (!s.state || s.input || s.delegateOutput)
         continue;
       if (s.name.empty())
         unnamedIn.insert(i);

@@ -62,9 +62,10 @@ ArenaEntry arenaProblem(const Program &program,
       origin.op = m.instructions[storage.writer].op;
       origin.location = m.instructions[storage.writer].location;
     } else {
-      origin.op = storage.input   ? "input"
-                  : storage.state ? "mutable buffer"
-                                  : "?";
+      origin.op = storage.input            ? "input"
+                  : storage.delegateOutput ? "delegate output"
+                  : storage.state          ? "mutable buffer"
+                                           : "?";
     }
     origin.viewCount = int64_t(storage.members.size()) - 1;
     e.origins.push_back(origin);

@@ -357,6 +357,7 @@ MethodMemory analyseMemory(const Method &method) {
                                   : touches.back() + 1;
   }
   // A state's group is kept whole: extend before joining by overlap.
+  std::vector<bool> ownState = state;
   for (size_t p = 0; p < n; ++p)
     if (state[p])
       state[groups.find(p)] = true;
@@ -384,6 +385,7 @@ MethodMemory analyseMemory(const Method &method) {
       memory.storageOf[root] = int64_t(memory.storages.size());
       memory.storages.push_back(Storage{});
       memory.storages.back().start = INT64_MAX;
+      memory.storages.back().delegateOutput = true; // until a member says no
       memory.storages.back().base = INT64_MAX;
     }
     memory.storageOf[p] = memory.storageOf[root];
@@ -397,6 +399,8 @@ MethodMemory analyseMemory(const Method &method) {
     s.input = s.input || isInput[p];
     s.output = s.output || isOutput[p];
     s.state = s.state || state[p];
+    if (ownState[p] && !delegateOutput[p])
+      s.delegateOutput = false; // a state of its own: not only a delegate's
     if (s.name.empty())
       s.name = t.name;
     if (!uses.writes[p].empty() &&
@@ -404,6 +408,7 @@ MethodMemory analyseMemory(const Method &method) {
       s.writer = uses.writes[p].front();
   }
   for (Storage &s : memory.storages) {
+    s.delegateOutput = s.delegateOutput && s.state;
     for (int64_t p : s.members)
       s.bytes = std::max(s.bytes, method.placed[p].offset +
                                       method.placed[p].bytes - s.base);

@@ -213,8 +213,9 @@ void printProgram(const ReportInput &input, llvm::raw_ostream &os) {
   for (size_t i = 0; i < program.methods.size(); ++i) {
     const pte::Method &method = program.methods[i];
     const pte::MethodMemory &memory = input.memories[i];
-    int64_t states = llvm::count_if(
-        memory.storages, [](const pte::Storage &s) { return s.state; });
+    int64_t states = llvm::count_if(memory.storages, [](const pte::Storage &s) {
+      return s.state && !s.delegateOutput;
+    });
     os << llvm::formatv("method       {0}: {1} instructions, {2} planned "
                         "tensors in {3} storages ({4} mutable buffers){5}\n",
                         method.name, method.instructions.size(),

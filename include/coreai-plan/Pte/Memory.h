@@ -40,6 +40,10 @@ struct Storage {
   /// Kept between calls (a mutable buffer): live throughout, and its bytes
   /// are never lent to another tensor.
   bool state = false;
+  /// A state only because a delegate call names it first (most likely its
+  /// output; which arguments a delegate writes the program does not say):
+  /// no mutable buffer, but kept live throughout all the same.
+  bool delegateOutput = false;
   /// The instruction that first writes a member; -1 when it is written
   /// before the call (an input, a state) or by no instruction known to
   /// write it.
