@@ -150,6 +150,21 @@ def planted_overlap_fails(label, path):
                               f"check in {tries} tries")
 
 
+def explain_peaks_within_heaps(label, path):
+    """`explain` never shows a peak above the arena's heap (every tensor's
+    bytes rounded up to the alignment, as the arena is)."""
+    import re
+    heap = None
+    for line in coreai_plan("explain", path).stdout.splitlines():
+        if match := re.match(r"@(\S+) at S=\d+: heap (\d+)", line):
+            arena, heap = match.group(1), int(match.group(2))
+        if match := re.search(r"peak at op .*?: (\d+) bytes live", line):
+            harness.check(int(match.group(1)) <= heap,
+                          f"{label}: explain shows a peak of "
+                          f"{match.group(1)} bytes above arena {arena}'s "
+                          f"heap of {heap}")
+
+
 def single_method(label, model, example, partitioner=None):
     """Lowers `model` (one method) with greedy and with the package,
     re-plans greedy's program with the CLI and runs both."""
@@ -170,6 +185,7 @@ def single_method(label, model, example, partitioner=None):
     difference = harness.largest_difference(
         run_bytes(greedy.buffer, calls), reference)
     harness.check(difference <= 1e-4, f"{label}: {difference} from eager")
+    explain_peaks_within_heaps(label, path)
     planted_overlap_fails(label, path)
     return path
 

@@ -139,4 +139,5 @@ def test():
           f"buffers paired; prefill + {STEPS} decode steps bit-identical to "
           f"ExecuTorch's shared export, {difference:.3g} from eager (the "
           f"program as exported: {exported:.3g})")
+    cli.explain_peaks_within_heaps("mistral-named", named)
     cli.planted_overlap_fails("mistral-named", named)
