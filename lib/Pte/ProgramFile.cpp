@@ -14,6 +14,8 @@
 #include "FileLayout.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cerrno>
@@ -143,6 +145,27 @@ llvm::Expected<ProgramHead> readProgramHead(llvm::StringRef path) {
           readAt(fd, 0, layout->programSize, head.bytes, path))
     return error;
   return head;
+}
+
+llvm::Expected<std::string> fileSha256Hex(llvm::StringRef path) {
+  int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return ioError("cannot read", path);
+  llvm::scope_exit closer([&] { ::close(fd); });
+  struct stat status;
+  if (::fstat(fd, &status) != 0)
+    return ioError("cannot read", path);
+  llvm::SHA256 hash;
+  constexpr uint64_t kChunk = 4 << 20;
+  std::string chunk;
+  for (uint64_t at = 0, size = uint64_t(status.st_size); at < size;
+       at += kChunk) {
+    if (llvm::Error error =
+            readAt(fd, at, std::min(kChunk, size - at), chunk, path))
+      return error;
+    hash.update(llvm::arrayRefFromStringRef(chunk));
+  }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
 
 llvm::Expected<std::string> readBack(int fd, uint64_t bytes,

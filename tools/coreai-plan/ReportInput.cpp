@@ -2,6 +2,7 @@
 #include "ReportInput.h"
 
 #include "coreai-plan/Pte/InputKind.h"
+#include "coreai-plan/Pte/ProgramFile.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -10,7 +11,8 @@ namespace coreai::cli {
 
 llvm::Expected<ReportInput> readProgramInput(llvm::StringRef bytes,
                                              llvm::StringRef path,
-                                             uint64_t fileSize) {
+                                             uint64_t fileSize,
+                                             llvm::StringRef sha256) {
   pte::ReadOptions options;
   options.fileSize = fileSize;
   llvm::Expected<pte::Program> program = pte::readProgram(bytes, path, options);
@@ -25,13 +27,28 @@ llvm::Expected<ReportInput> readProgramInput(llvm::StringRef bytes,
     return arenas.takeError();
   input.arenas = std::move(*arenas);
   input.manifest = pte::arenaManifest(
-      input.arenas, llvm::sys::path::filename(path), sha256Hex(bytes),
+      input.arenas, llvm::sys::path::filename(path),
+      sha256.empty() ? sha256Hex(bytes) : sha256.str(),
       pte::kExecuTorchAlignment);
   input.program = std::move(*program);
   return input;
 }
 
 llvm::Expected<ReportInput> readReportInput(llvm::StringRef path) {
+  // A program is read without its segments (its weights may be gigabytes)
+  // and named by the hash of the whole file, read in chunks.
+  llvm::Expected<std::string> first = pte::readHead(path);
+  if (first && pte::inputKind(*first, path) == pte::InputKind::Program) {
+    llvm::Expected<pte::ProgramHead> head = pte::readProgramHead(path);
+    if (!head)
+      return head.takeError();
+    llvm::Expected<std::string> sha256 = pte::fileSha256Hex(path);
+    if (!sha256)
+      return sha256.takeError();
+    return readProgramInput(head->bytes, path, head->fileSize, *sha256);
+  }
+  if (!first)
+    llvm::consumeError(first.takeError());
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)

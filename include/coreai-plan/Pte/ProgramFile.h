@@ -31,6 +31,10 @@ struct ProgramHead {
 /// them. Errors name the file.
 llvm::Expected<ProgramHead> readProgramHead(llvm::StringRef path);
 
+/// The sha256 of the file at `path` (lower-case hex), read in chunks: the
+/// reports name a program by it without holding its weights.
+llvm::Expected<std::string> fileSha256Hex(llvm::StringRef path);
+
 /// How the copy was made, for messages and benchmarks.
 enum class CopyMethod { Reflink, CopyFileRange, Streamed };
 llvm::StringRef copyMethodName(CopyMethod method);
