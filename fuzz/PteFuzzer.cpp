@@ -6,7 +6,8 @@
 // a re-plan (with and without shared mutable buffers) verifies; the
 // rewrite refuses only a program whose tables overlap the fields it
 // rewrites, and otherwise reads back to exactly that plan
-// (pte::checkRewritten).
+// (pte::checkRewritten). `check` and the warnings about mutable buffers
+// run on every program read, tensors past their arenas included.
 //
 //===----------------------------------------------------------------------===//
 #include "coreai-plan/Pte/ProgramPlan.h"
@@ -27,8 +28,28 @@ void failWith(llvm::Error error, const char *what) {
 
 } // namespace
 
+/// What `check` and the warnings read: the program with tensors past their
+/// arena kept. Whatever they find, they must not crash.
+void checkAndAdvise(llvm::StringRef bytes) {
+  ReadOptions options;
+  options.keepTensorsOutsideArenas = true;
+  llvm::Expected<Program> program = readProgram(bytes, "fuzz.pte", options);
+  if (!program) {
+    llvm::consumeError(program.takeError());
+    return;
+  }
+  std::vector<MethodMemory> memories;
+  for (const Method &method : program->methods)
+    memories.push_back(analyseMemory(method));
+  for (const PlanFinding &finding : checkProgramPlan(*program, memories))
+    fuzz::check(!finding.text.empty(), "an empty finding");
+  for (bool share : {false, true})
+    (void)mutableBufferAdvice(*program, memories, share);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   llvm::StringRef bytes(reinterpret_cast<const char *>(data), size);
+  checkAndAdvise(bytes);
   llvm::Expected<Program> program = readProgram(bytes, "fuzz.pte");
   if (!program) {
     llvm::consumeError(program.takeError());

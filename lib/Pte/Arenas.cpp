@@ -51,7 +51,9 @@ ArenaEntry arenaProblem(const Program &program,
     buffer.id = "v" + std::to_string(first.value);
     buffer.start = storage.start;
     buffer.end = storage.end;
-    buffer.size = storage.bytes;
+    // ExecuTorch sizes a tensor at its bytes rounded up to the alignment
+    // (as the package does): so does the arena holding it.
+    buffer.size = alignTo(storage.bytes, alignment);
     buffer.alignment = alignment;
     e.problem.buffers.push_back(buffer);
     BufferOrigin origin;
@@ -60,9 +62,10 @@ ArenaEntry arenaProblem(const Program &program,
       origin.op = m.instructions[storage.writer].op;
       origin.location = m.instructions[storage.writer].location;
     } else {
-      origin.op = storage.input   ? "input"
-                  : storage.state ? "mutable buffer"
-                                  : "?";
+      origin.op = storage.input            ? "input"
+                  : storage.delegateOutput ? "delegate output"
+                  : storage.state          ? "mutable buffer"
+                                           : "?";
     }
     origin.viewCount = int64_t(storage.members.size()) - 1;
     e.origins.push_back(origin);

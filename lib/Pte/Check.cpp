@@ -49,9 +49,11 @@ llvm::Expected<MethodMemory> rebased(const MethodMemory &memory,
 
 llvm::Error checkRewritten(llvm::StringRef bytes, const Program &original,
                            const std::vector<MethodMemory> &memories,
-                           const ReplanResult &replan) {
+                           const ReplanResult &replan, uint64_t fileSize) {
   llvm::StringRef source = original.source;
-  llvm::Expected<Program> reread = readProgram(bytes, source);
+  ReadOptions options;
+  options.fileSize = fileSize;
+  llvm::Expected<Program> reread = readProgram(bytes, source, options);
   if (!reread)
     return notAsPlanned(source, "does not read back: " +
                                 llvm::toString(reread.takeError()));

@@ -19,13 +19,14 @@ void writeLittleEndian(std::string &bytes, size_t at, size_t width,
 }
 
 llvm::Expected<FileLayout> readFileLayout(llvm::StringRef bytes,
+                                          uint64_t fileSize,
                                           llvm::StringRef source) {
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    source + ": " + why);
   };
   FileLayout layout;
-  layout.programSize = bytes.size();
+  layout.programSize = fileSize;
   // The header's magic is `eh` and two digits of its version.
   if (bytes.size() < kSegmentBaseAt + 8 ||
       bytes.substr(kHeaderMagicAt, 2) != "eh")
@@ -43,20 +44,20 @@ llvm::Expected<FileLayout> readFileLayout(llvm::StringRef bytes,
     layout.segmentSize = readLittleEndian(bytes, kSegmentSizeAt, 8);
     layout.hasSegmentSize = true;
   }
-  if (layout.programSize > bytes.size())
+  if (layout.programSize > fileSize)
     return bad(llvm::formatv("truncated: the header says the program takes "
                              "{0} bytes, the file has {1}",
-                             layout.programSize, bytes.size()));
+                             layout.programSize, fileSize));
   if (layout.segmentBase != 0) {
     uint64_t end = layout.segmentBase + layout.segmentSize;
     if (layout.segmentBase < layout.programSize || end < layout.segmentBase)
       return bad(llvm::formatv("the header puts the segments at byte {0}, "
                                "inside the program's {1} bytes",
                                layout.segmentBase, layout.programSize));
-    if (end > bytes.size())
+    if (end > fileSize)
       return bad(llvm::formatv("truncated: the header says the segments "
                                "end at byte {0}, the file has {1}",
-                               end, bytes.size()));
+                               end, fileSize));
   }
   return layout;
 }

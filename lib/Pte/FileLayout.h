@@ -36,9 +36,12 @@ struct FileLayout {
   bool hasSegmentSize = false;
 };
 
-/// The layout of `bytes`; an error (naming `source`) when the header
-/// promises more bytes than the file has or contradicts itself.
+/// The layout of a file of `fileSize` bytes whose first bytes are `bytes`
+/// (at least its extended header, if it has one); an error (naming
+/// `source`) when the header promises more bytes than the file has or
+/// contradicts itself.
 llvm::Expected<FileLayout> readFileLayout(llvm::StringRef bytes,
+                                          uint64_t fileSize,
                                           llvm::StringRef source);
 
 uint64_t readLittleEndian(llvm::StringRef bytes, size_t at, size_t width);

@@ -224,7 +224,10 @@ bool bytesOverlap(const PlacedTensor &a, const PlacedTensor &b) {
 /// program's own plan must be one storage (a sound plan shares live bytes
 /// only between aliases): joined until none are left.
 void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
-                     const std::vector<int64_t> &end, Groups &groups) {
+                     const std::vector<int64_t> &end,
+                     const std::vector<int64_t> &checkStart,
+                     const std::vector<int64_t> &checkEnd, Groups &groups,
+                     std::vector<PlanConflict> &conflicts) {
   size_t n = method.placed.size();
   for (bool changed = true; changed;) {
     changed = false;
@@ -248,10 +251,23 @@ void joinOverlapping(const Method &method, const std::vector<int64_t> &start,
       llvm::erase_if(live, [&](int64_t h) { return hi[h] <= lo[g]; });
       for (int64_t h : live)
         for (int64_t a : members[g])
-          for (int64_t b : members[h])
-            if (bytesOverlap(method.placed[a], method.placed[b]) &&
-                groups.join(a, b))
+          for (int64_t b : members[h]) {
+            if (!bytesOverlap(method.placed[a], method.placed[b]))
+              continue;
+            // Two tensors of different storages, live together on their
+            // own: the plan overlaps them (unsound, unless an instruction
+            // means it, which none declares).
+            int64_t from = std::max(checkStart[a], checkStart[b]);
+            if (from < std::min(checkEnd[a], checkEnd[b]))
+              conflicts.push_back(
+                  {std::min(a, b), std::max(a, b), from,
+                   std::max(method.placed[a].offset, method.placed[b].offset),
+                   std::min(method.placed[a].offset + method.placed[a].bytes,
+                            method.placed[b].offset +
+                                method.placed[b].bytes)});
+            if (groups.join(a, b))
               changed = true;
+          }
       live.push_back(g);
     }
   }
@@ -284,6 +300,7 @@ MethodMemory analyseMemory(const Method &method) {
     state[p] = !isInput[p] && (t.initialData || !t.name.empty());
   }
 
+  std::vector<bool> delegateOutput(n);
   Groups groups(n);
   for (auto [a, b] : uses.aliases)
     groups.join(a, b);
@@ -317,8 +334,16 @@ MethodMemory analyseMemory(const Method &method) {
     int64_t readAt = touches.empty() ? int64_t(method.instructions.size())
                                      : touches.front();
     if (!joinProviders(method, uses, holdsDataAtStart, int64_t(p), readAt,
-                       groups))
+                       groups)) {
       state[p] = true;
+      // First named by a delegate call, holding nothing before it: most
+      // likely one of the delegate's outputs (its arguments list inputs,
+      // then outputs, and which are which the program does not say).
+      delegateOutput[p] =
+          !touches.empty() && !holdsDataAtStart[p] &&
+          method.instructions[touches.front()].kind ==
+              Instruction::Kind::Delegate;
+    }
   }
 
   int64_t steps = memory.steps;
@@ -332,13 +357,25 @@ MethodMemory analyseMemory(const Method &method) {
                                   : touches.back() + 1;
   }
   // A state's group is kept whole: extend before joining by overlap.
+  std::vector<bool> ownState = state;
   for (size_t p = 0; p < n; ++p)
     if (state[p])
       state[groups.find(p)] = true;
   for (size_t p = 0; p < n; ++p)
     if (state[groups.find(p)])
       start[p] = 0, end[p] = steps;
-  joinOverlapping(method, start, end, groups);
+  // The check's ranges: a delegate's likely output lives from that call on
+  // (the plan keeps it live throughout, the safe side; a conflict is only
+  // reported where the program cannot be read as sound).
+  memory.start = start;
+  memory.end = end;
+  for (size_t p = 0; p < n; ++p)
+    if (delegateOutput[p] && !uses.controlFlow) {
+      memory.start[p] = uses.touches[p].front();
+      memory.end[p] = isOutput[p] ? steps : uses.touches[p].back() + 1;
+    }
+  joinOverlapping(method, start, end, memory.start, memory.end, groups,
+                  memory.conflicts);
 
   // One storage per group, in the order of their first member.
   memory.storageOf.assign(n, -1);
@@ -348,6 +385,7 @@ MethodMemory analyseMemory(const Method &method) {
       memory.storageOf[root] = int64_t(memory.storages.size());
       memory.storages.push_back(Storage{});
       memory.storages.back().start = INT64_MAX;
+      memory.storages.back().delegateOutput = true; // until a member says no
       memory.storages.back().base = INT64_MAX;
     }
     memory.storageOf[p] = memory.storageOf[root];
@@ -361,6 +399,8 @@ MethodMemory analyseMemory(const Method &method) {
     s.input = s.input || isInput[p];
     s.output = s.output || isOutput[p];
     s.state = s.state || state[p];
+    if (ownState[p] && !delegateOutput[p])
+      s.delegateOutput = false; // a state of its own: not only a delegate's
     if (s.name.empty())
       s.name = t.name;
     if (!uses.writes[p].empty() &&
@@ -368,6 +408,7 @@ MethodMemory analyseMemory(const Method &method) {
       s.writer = uses.writes[p].front();
   }
   for (Storage &s : memory.storages) {
+    s.delegateOutput = s.delegateOutput && s.state;
     for (int64_t p : s.members)
       s.bytes = std::max(s.bytes, method.placed[p].offset +
                                       method.placed[p].bytes - s.base);

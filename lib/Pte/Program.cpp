@@ -11,6 +11,8 @@
 
 #include "FileLayout.h"
 
+#include "coreai-plan/Pte/InputKind.h"
+
 #include "coreai-plan/Pte/executorch_program_generated.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -52,8 +54,9 @@ const ElementType *elementType(int number) {
 class MethodReader {
 public:
   MethodReader(const fb::ExecutionPlan &plan, llvm::StringRef bytes,
-               llvm::StringRef source)
-      : plan(plan), base(bytes.data()), source(source) {}
+               llvm::StringRef source, bool keepOutside)
+      : plan(plan), base(bytes.data()), source(source),
+        keepOutside(keepOutside) {}
 
   llvm::Expected<Method> read() {
     method.name = plan.name() ? plan.name()->str() : "";
@@ -81,6 +84,10 @@ public:
           return fail(llvm::formatv("an arena of {0} bytes", size));
         method.arenaSizes.push_back(size);
       }
+    if (plan.delegates())
+      for (const fb::BackendDelegate *delegate : *plan.delegates())
+        method.delegates.push_back(
+            delegate && delegate->id() ? delegate->id()->str() : "");
     if (plan.chains())
       for (const fb::Chain *chain : *plan.chains())
         if (llvm::Error error = readChain(*chain))
@@ -94,6 +101,7 @@ private:
   const fb::ExecutionPlan &plan;
   const char *base; ///< the file's first byte
   llvm::StringRef source;
+  bool keepOutside; ///< tensors past their arena's end are kept
   Method method;
 
   int64_t positionOf(const void *table) const {
@@ -248,7 +256,10 @@ private:
         args.assign(call->args()->begin(), call->args()->end());
     } else if (const fb::DelegateCall *call = from.call_as_DelegateCall()) {
       to.kind = Instruction::Kind::Delegate;
-      to.op = "delegate " + std::to_string(call->delegate_index());
+      int32_t index = call->delegate_index();
+      to.op = "delegate " + std::to_string(index);
+      if (index >= 0 && index < int32_t(method.delegates.size()))
+        to.op += " (" + printable(method.delegates[index]) + ")";
       if (call->args())
         args.assign(call->args()->begin(), call->args()->end());
     } else if (const fb::MoveCall *call = from.call_as_MoveCall()) {
@@ -287,7 +298,10 @@ private:
             "sizes arenas 1..{2}",
             t.value, t.memoryId, int64_t(method.arenaSizes.size()) - 1));
       int64_t arena = method.arenaSizes[t.memoryId];
-      if (t.offset < 0 || t.bytes > arena || t.offset > arena - t.bytes)
+      // Kept or not, offsets and sizes stay far from overflowing a sum.
+      constexpr int64_t kFar = int64_t(1) << 60;
+      if (t.offset < 0 || t.offset > kFar || t.bytes > kFar ||
+          (!keepOutside && (t.bytes > arena || t.offset > arena - t.bytes)))
         return fail(llvm::formatv(
             "tensor value {0} ({1}, {2} bytes at offset {3}) lies outside "
             "arena {4} ({5} bytes)",
@@ -299,13 +313,27 @@ private:
 
 } // namespace
 
+int64_t arenaPadding(const Method &method) {
+  // ExecuTorch's rule (exir/memory_planning.py): a delegate whose backend
+  // id contains `xnnpack`, in any case, pads each arena by 64 bytes.
+  constexpr int64_t kXnnpackPadding = 64;
+  return llvm::any_of(method.delegates,
+                      [](const std::string &id) {
+                        return llvm::StringRef(id).contains_insensitive(
+                            "xnnpack");
+                      })
+             ? kXnnpackPadding
+             : 0;
+}
+
 bool looksLikeProgram(llvm::StringRef bytes) {
   return bytes.size() >= 8 && bytes.substr(4, 2) == "ET" &&
          llvm::isDigit(bytes[6]) && llvm::isDigit(bytes[7]);
 }
 
 llvm::Expected<Program> readProgram(llvm::StringRef bytes,
-                                    llvm::StringRef source) {
+                                    llvm::StringRef source,
+                                    const ReadOptions &options) {
   auto bad = [&](const llvm::Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    source + ": " + why);
@@ -315,9 +343,13 @@ llvm::Expected<Program> readProgram(llvm::StringRef bytes,
   if (!fb::ProgramBufferHasIdentifier(bytes.data()))
     return bad("ExecuTorch program format '" + bytes.substr(4, 4) +
                "' is not supported (this coreai-plan reads ET12)");
-  llvm::Expected<FileLayout> layout = readFileLayout(bytes, source);
+  llvm::Expected<FileLayout> layout = readFileLayout(
+      bytes, options.fileSize ? options.fileSize : bytes.size(), source);
   if (!layout)
     return layout.takeError();
+  if (layout->programSize > bytes.size())
+    return bad(llvm::formatv("only {0} of the program's {1} bytes were read",
+                             bytes.size(), layout->programSize));
   // Large programs have many tables; depth stays small.
   flatbuffers::Verifier verifier(
       reinterpret_cast<const uint8_t *>(bytes.data()), layout->programSize,
@@ -331,7 +363,9 @@ llvm::Expected<Program> readProgram(llvm::StringRef bytes,
   if (!root->methods() || root->methods()->size() == 0)
     return bad("the program has no methods");
   for (const fb::ExecutionPlan *plan : *root->methods()) {
-    llvm::Expected<Method> method = MethodReader(*plan, bytes, source).read();
+    llvm::Expected<Method> method =
+        MethodReader(*plan, bytes, source, options.keepTensorsOutsideArenas)
+            .read();
     if (!method)
       return method.takeError();
     program.methods.push_back(std::move(*method));

@@ -35,9 +35,12 @@ struct SharedSlots {
   std::vector<std::vector<std::pair<size_t, int64_t>>> holders;
 };
 
-/// Which states of memory id `memoryId` share a slot: those the program
-/// keeps at one place in several methods (unnamed, or of one name), and
-/// with `byName` every state of one name wherever the program put it.
+/// Which states of memory id `memoryId` share a slot: a mutable buffer
+/// of one name that the program keeps at one place in several methods
+/// (ExecuTorch's shared mutable buffers), and with `byName` every one of
+/// one name wherever the program put it. A state without a name is paired
+/// with nothing: equal offsets in two methods are no evidence that they
+/// hold one buffer (greedy may put two layers' caches at one offset).
 SharedSlots sharedSlots(const std::vector<MethodMemory> &memories,
                         int64_t memoryId, bool byName, int64_t alignment) {
   std::map<std::string, std::vector<std::pair<size_t, int64_t>>> byKey;
@@ -45,15 +48,14 @@ SharedSlots sharedSlots(const std::vector<MethodMemory> &memories,
   for (size_t i = 0; i < memories.size(); ++i)
     for (size_t s = 0; s < memories[i].storages.size(); ++s) {
       const Storage &storage = memories[i].storages[s];
-      if (storage.memoryId != memoryId || !storage.state)
+      if (storage.memoryId != memoryId || !storage.state ||
+          storage.name.empty())
         continue;
-      // Named buffers are one buffer only under one name; where the
-      // program already keeps them at one place, it relies on that.
-      std::string place =
-          llvm::formatv("at {0} {1}", storage.base, storage.bytes).str();
-      std::string key = storage.name.empty() ? place
-                        : byName ? "name " + storage.name
-                                 : "name " + storage.name + " " + place;
+      std::string key =
+          byName ? storage.name
+                 : llvm::formatv("{0} at {1} {2}", storage.name, storage.base,
+                                 storage.bytes)
+                       .str();
       auto &holders = byKey[key];
       if (holders.empty())
         keys.push_back(key);
@@ -166,7 +168,11 @@ replanProgram(const Program &program,
           program, memories, old.method, memoryId, slots, options);
       if (!arena)
         return arena.takeError();
-      size = std::max(size, arena->entry.plan.heap);
+      // The heap is a multiple of the alignment (every size is); the
+      // padding ExecuTorch adds for a delegate goes on top, as in the
+      // program's own sizes.
+      size = std::max(size, arena->entry.plan.heap +
+                                arenaPadding(program.methods[old.method]));
       programSize = std::max(programSize, old.arenaBytes);
       planned.push_back(std::move(*arena));
     }

@@ -134,8 +134,11 @@ bool sameButPlacements(const Program &a, const Program &b) {
 /// may also be part of another table. Read back, the program must say
 /// what it said before, but for its placements.
 llvm::Error checkNothingElseChanged(llvm::StringRef rewritten,
-                                    const Program &program) {
-  llvm::Expected<Program> reread = readProgram(rewritten, program.source);
+                                    uint64_t fileSize, const Program &program) {
+  ReadOptions options;
+  options.fileSize = fileSize;
+  llvm::Expected<Program> reread =
+      readProgram(rewritten, program.source, options);
   if (reread && sameButPlacements(program, *reread))
     return llvm::Error::success();
   if (!reread)
@@ -147,19 +150,19 @@ llvm::Error checkNothingElseChanged(llvm::StringRef rewritten,
                        "not rewritten");
 }
 
-/// The new bytes: the program's (patched, records appended) and the
-/// segments after it.
-llvm::Expected<std::string> assemble(llvm::StringRef bytes,
-                                     const FileLayout &layout,
-                                     std::string out,
-                                     const RecordAppender &appended);
+/// The new file's first bytes (the program patched, records appended,
+/// padding up to where the rest of the old file now starts) and where in
+/// the old file that rest starts.
+RewrittenHead assemble(const FileLayout &layout, uint64_t fileSize,
+                       std::string out, const RecordAppender &appended);
 
 } // namespace
 
-llvm::Expected<std::string> rewriteProgram(llvm::StringRef bytes,
-                                           const Program &program,
-                                           const Placements &placements) {
-  llvm::Expected<FileLayout> layout = readFileLayout(bytes, program.source);
+llvm::Expected<RewrittenHead>
+rewriteProgramHead(llvm::StringRef bytes, uint64_t fileSize,
+                   const Program &program, const Placements &placements) {
+  llvm::Expected<FileLayout> layout =
+      readFileLayout(bytes, fileSize, program.source);
   if (!layout)
     return layout.takeError();
   // Where to write is read from the original bytes, never from the bytes
@@ -215,31 +218,38 @@ llvm::Expected<std::string> rewriteProgram(llvm::StringRef bytes,
   std::string out = bytes.substr(0, layout->programSize).str();
   for (const Write &write : writes)
     writeLittleEndian(out, write.at, write.width, write.value);
-  llvm::Expected<std::string> result =
-      assemble(bytes, *layout, std::move(out), appended);
-  if (!result)
-    return result.takeError();
-  if (llvm::Error error = checkNothingElseChanged(*result, program))
+  RewrittenHead result = assemble(*layout, fileSize, std::move(out), appended);
+  if (llvm::Error error = checkNothingElseChanged(
+          result.bytes, result.bytes.size() + (fileSize - result.tailFrom),
+          program))
     return error;
   return result;
 }
 
+llvm::Expected<std::string> rewriteProgram(llvm::StringRef bytes,
+                                           const Program &program,
+                                           const Placements &placements) {
+  llvm::Expected<RewrittenHead> head =
+      rewriteProgramHead(bytes, bytes.size(), program, placements);
+  if (!head)
+    return head.takeError();
+  return head->bytes + bytes.substr(head->tailFrom).str();
+}
+
 namespace {
 
-llvm::Expected<std::string> assemble(llvm::StringRef bytes,
-                                     const FileLayout &layout,
-                                     std::string out,
-                                     const RecordAppender &appended) {
+RewrittenHead assemble(const FileLayout &layout, uint64_t fileSize,
+                       std::string out, const RecordAppender &appended) {
   if (appended.empty())
-    return out + bytes.substr(layout.programSize).str();
+    return {std::move(out), layout.programSize};
   out.resize(appended.begin(), '\0');
   out += appended.bytes();
   if (!layout.extendedHeader)
-    return out;
+    return {std::move(out), fileSize};
   uint64_t programSize = out.size();
   writeLittleEndian(out, kProgramSizeAt, 8, programSize);
   if (layout.segmentBase == 0)
-    return out + bytes.substr(layout.programSize).str();
+    return {std::move(out), layout.programSize};
   // The segments keep the alignment their old start had.
   uint64_t alignment = 1;
   while (alignment < 65536 && layout.segmentBase % (alignment * 2) == 0)
@@ -247,8 +257,7 @@ llvm::Expected<std::string> assemble(llvm::StringRef bytes,
   uint64_t segmentBase = alignUp(programSize, alignment);
   writeLittleEndian(out, kSegmentBaseAt, 8, segmentBase);
   out.resize(segmentBase, '\0');
-  out += bytes.substr(layout.segmentBase).str();
-  return out;
+  return {std::move(out), layout.segmentBase};
 }
 
 } // namespace

@@ -356,7 +356,7 @@ TEST_CASE("pte: values sharing one tensor record are one storage, and a "
   std::vector<int64_t> arenas{0, 192};
   std::vector<flatbuffers::Offset<fb::ExecutionPlan>> plans{
       fb::CreateExecutionPlanDirect(fbb, "forward", &values, &inputs, &outputs,
-                                    &chains, &operators, &arenas)};
+                                    &chains, &operators, nullptr, &arenas)};
   fb::FinishProgramBuffer(fbb, fb::CreateProgramDirect(fbb, 0, &plans));
   std::string bytes(reinterpret_cast<const char *>(fbb.GetBufferPointer()),
                     fbb.GetSize());
@@ -372,4 +372,130 @@ TEST_CASE("pte: values sharing one tensor record are one storage, and a "
       take(rewriteProgram(bytes, program, replan.placements));
   CHECK(messageOf(checkRewritten(rewritten, program, memories, replan)) ==
         "");
+}
+
+namespace {
+
+/// chain() with tensors of 12, 20 and 12 bytes, in an arena of 256.
+TestMethod oddChain() {
+  TestMethod m;
+  int32_t x = m.tensor(0, 3), a = m.tensor(16, 5), b = m.tensor(0, 3);
+  m.inputs = {x};
+  m.outputs = {b};
+  m.call("aten::relu.out", {x, a, a});
+  m.call("aten::neg.out", {a, b, b});
+  m.arenaSizes = {0, 256};
+  return m;
+}
+
+int64_t replannedArena(const TestMethod &method) {
+  Program program = read(buildProgram({method}));
+  std::vector<MethodMemory> memories{analyseMemory(program.methods[0])};
+  ReplanResult replan =
+      take(replanProgram(program, memories, ReplanOptions{}));
+  return replan.placements.arenaSizes[0][1];
+}
+
+} // namespace
+
+TEST_CASE("pte: arenas are multiples of the alignment, with ExecuTorch's "
+          "64 bytes for an XNNPACK delegate",
+          "[pte]") {
+  // x (12 bytes) and a (20) are live together: 16 + 32, not 12 + 20.
+  CHECK(replannedArena(oddChain()) == 48);
+  TestMethod xnnpack = oddChain();
+  xnnpack.delegates = {"XnnpackBackend"};
+  CHECK(replannedArena(xnnpack) == 48 + 64);
+  TestMethod other = oddChain();
+  other.delegates = {"VulkanBackend"};
+  CHECK(replannedArena(other) == 48);
+}
+
+TEST_CASE("pte: mutable buffers pair by name only, and a program that keeps "
+          "one name apart is warned about",
+          "[pte]") {
+  auto method = [](std::string name, std::string buffer, int64_t cacheAt) {
+    TestMethod m;
+    m.name = std::move(name);
+    int32_t x = m.tensor(0, 16), cache = m.tensor(cacheAt, 16, buffer);
+    int32_t y = m.tensor(64, 16);
+    m.inputs = {x};
+    m.outputs = {y};
+    m.call("aten::add.out", {x, cache, y, y});
+    m.call("aten::copy_", {cache, y, cache});
+    m.arenaSizes = {0, 256};
+    return m;
+  };
+  auto plan = [](const std::vector<TestMethod> &methods, bool share) {
+    Program program = read(buildProgram(methods));
+    std::vector<MethodMemory> memories;
+    for (const Method &m : program.methods)
+      memories.push_back(analyseMemory(m));
+    ReplanOptions options;
+    options.shareMutableBuffers = share;
+    return std::make_pair(
+        take(replanProgram(program, memories, options)),
+        mutableBufferAdvice(program, memories, share));
+  };
+  // Unnamed, at one offset in both methods: nothing is paired, and the
+  // note says why.
+  auto [unnamed, unnamedAdvice] =
+      plan({method("decode", "", 128), method("prefill", "", 128)}, true);
+  CHECK(unnamed.shared.empty());
+  REQUIRE(unnamedAdvice.size() == 1);
+  CHECK(llvm::StringRef(unnamedAdvice[0]).contains("without names"));
+  // Named, apart: warned about unless shared; named at one place: quiet.
+  auto [apart, apartAdvice] = plan(
+      {method("decode", "cache", 128), method("prefill", "cache", 192)},
+      false);
+  REQUIRE(apartAdvice.size() == 1);
+  CHECK(llvm::StringRef(apartAdvice[0]).contains("--share-mutable-buffers"));
+  auto [fixed, fixedAdvice] = plan(
+      {method("decode", "cache", 128), method("prefill", "cache", 192)},
+      true);
+  CHECK(fixed.shared.size() == 1);
+  CHECK(fixedAdvice.empty());
+  auto [together, togetherAdvice] = plan(
+      {method("decode", "cache", 128), method("prefill", "cache", 128)},
+      false);
+  CHECK(together.shared.size() == 1);
+  CHECK(togetherAdvice.empty());
+}
+
+TEST_CASE("pte: check finds live tensors sharing bytes, not a delegate's "
+          "output reused after its last read",
+          "[pte]") {
+  auto findings = [](const TestMethod &m) {
+    Program program = read(buildProgram({m}));
+    std::vector<MethodMemory> memories{analyseMemory(program.methods[0])};
+    return checkProgramPlan(program, memories);
+  };
+  CHECK(findings(chain()).empty());
+  // b moved onto a, which the instruction writing b reads.
+  TestMethod planted = chain();
+  planted.values[2].tensor.offset = 64;
+  std::vector<PlanFinding> found = findings(planted);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].kind == PlanFinding::Kind::UndeclaredAlias);
+  CHECK(found[0].instruction == 1);
+  // A delegate writes d (first named there); after relu reads it, e takes
+  // its bytes: sound, though the re-plan keeps d live throughout.
+  TestMethod delegated;
+  delegated.delegates = {"XnnpackBackend"};
+  int32_t x = delegated.tensor(0, 16), d = delegated.tensor(64, 16);
+  int32_t r = delegated.tensor(128, 16), e = delegated.tensor(64, 16);
+  delegated.inputs = {x};
+  delegated.outputs = {e};
+  delegated.call("delegate", {x, d});
+  delegated.call("aten::relu.out", {d, r, r});
+  delegated.call("aten::neg.out", {r, e, e});
+  delegated.arenaSizes = {0, 192};
+  CHECK(findings(delegated).empty());
+  // Negative control: e over d while relu still reads d.
+  TestMethod early = delegated;
+  early.calls = {{"delegate", {x, d}},
+                 {"aten::neg.out", {x, e, e}},
+                 {"aten::relu.out", {d, r, r}}};
+  early.outputs = {e, r};
+  CHECK(!findings(early).empty());
 }

@@ -40,6 +40,9 @@ struct TestMethod {
   std::vector<int32_t> inputs, outputs;
   std::vector<TestCall> calls;
   std::vector<int64_t> arenaSizes{0, 0};
+  /// The backends' ids (`XnnpackBackend`); a call with op "delegate" calls
+  /// the first.
+  std::vector<std::string> delegates;
 
   int32_t tensor(int64_t offset, int32_t elements, std::string name = "") {
     TestValue value;
@@ -115,6 +118,12 @@ buildMethod(flatbuffers::FlatBufferBuilder &fbb, const TestMethod &method) {
           fb::CreateJumpFalseCall(fbb, call.args[0], 0).Union()));
       continue;
     }
+    if (call.op == "delegate") {
+      instructions.push_back(fb::CreateInstruction(
+          fbb, fb::Call::DelegateCall,
+          fb::CreateDelegateCallDirect(fbb, 0, &call.args).Union()));
+      continue;
+    }
     int32_t index = int32_t(opNames.size());
     opNames.push_back(call.op);
     instructions.push_back(fb::CreateInstruction(
@@ -130,9 +139,12 @@ buildMethod(flatbuffers::FlatBufferBuilder &fbb, const TestMethod &method) {
   }
   std::vector<flatbuffers::Offset<fb::Chain>> chains{
       fb::CreateChainDirect(fbb, &instructions)};
+  std::vector<flatbuffers::Offset<fb::BackendDelegate>> delegates;
+  for (const std::string &id : method.delegates)
+    delegates.push_back(fb::CreateBackendDelegateDirect(fbb, id.c_str()));
   return fb::CreateExecutionPlanDirect(
       fbb, method.name.c_str(), &values, &method.inputs, &method.outputs,
-      &chains, &operators, &method.arenaSizes);
+      &chains, &operators, &delegates, &method.arenaSizes);
 }
 
 /// The program's bytes (no extended header, no segments).

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "InputCheck.h"
 #include "PlanningOptions.h"
 
 #include "coreai-plan/Csv.h"
@@ -163,6 +164,11 @@ int runBuffers() {
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
 
+  if (llvm::Error error = refuseProgramInput(
+          inputPath, "coreai-plan buffers", "MLIR (text or bytecode)",
+          "`coreai-plan inspect PROGRAM.pte --buffers` lists a program's "
+          "buffers"))
+    return fail(InputError, std::move(error));
   Clock::time_point parseBegin = Clock::now();
   std::string openError;
   auto file = mlir::openInputFile(inputPath, &openError);

@@ -97,10 +97,23 @@ llvm::Expected<int64_t> resolveHeapTotal(const Manifest &manifest,
 }
 
 /// The runtime's message, then what the manifest knows about the buffer.
+/// A program's arena is no Metal heap and has no chunk size: its overflow
+/// is told in the program's words.
 void reportOverflow(const PlannedEntry &e, const HeapOverflow &overflow,
-                    llvm::raw_ostream &os) {
+                    bool program, llvm::raw_ostream &os) {
   const BufferOrigin &origin = e.origins[overflow.buffer];
   const Buffer &b = e.problem.buffers[overflow.buffer];
+  if (program) {
+    os << llvm::formatv("arena {0}: tensor {1} at offset {2} + {3} bytes "
+                        "exceeds an arena of {4} bytes\n  op {5}, live "
+                        "[{6}, {7}) in instructions{8}\n",
+                        e.entry, origin.value.empty() ? b.id : origin.value,
+                        overflow.offset, overflow.size, heapTotal,
+                        origin.op.empty() ? "?" : origin.op, b.start, b.end,
+                        origin.location.empty() ? ""
+                                                : ", at " + origin.location);
+    return;
+  }
   os << describeOverflow(overflow, heapTotal) << "\n";
   os << llvm::formatv("  entry point @{0}, chunk size S={1}, op {2}, value "
                       "{3} (buffer {4}, live [{5}, {6}){7})\n",
@@ -174,13 +187,25 @@ int runCheckHeap() {
   if (!entries)
     return fail(InputError, entries.takeError());
 
-  llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
-                                "manifest's bundle heap is {2}\n",
-                                allocationPolicyName(*mode),
-                                bytesWithMiB(heapTotal),
-                                bytesWithMiB(manifest->bundleHeap));
-  TextTable table({"entry", "S", "needs", "result"},
-                  {false, true, true, false});
+  bool program = input->program.has_value();
+  if (program)
+    llvm::outs() << llvm::formatv("replay {0} against an arena of {1}; the "
+                                  "program's largest arena is {2}\n",
+                                  allocationPolicyName(*mode),
+                                  bytesWithMiB(heapTotal),
+                                  bytesWithMiB(manifest->bundleHeap));
+  else
+    llvm::outs() << llvm::formatv("replay {0} against a heap of {1}; the "
+                                  "manifest's bundle heap is {2}\n",
+                                  allocationPolicyName(*mode),
+                                  bytesWithMiB(heapTotal),
+                                  bytesWithMiB(manifest->bundleHeap));
+  TextTable table(program ? std::vector<std::string>{"arena", "needs",
+                                                     "result"}
+                          : std::vector<std::string>{"entry", "S", "needs",
+                                                     "result"},
+                  program ? std::vector<bool>{false, true, false}
+                          : std::vector<bool>{false, true, true, false});
   int checked = 0, overflows = 0;
   for (const PlannedEntry &e : *entries) {
     if (!selected(e))
@@ -189,11 +214,14 @@ int runCheckHeap() {
     RuntimeHeapResult result = simulateRuntimeHeap(e, *mode, heapTotal);
     if (result.overflow) {
       ++overflows;
-      reportOverflow(e, *result.overflow, llvm::outs());
+      reportOverflow(e, *result.overflow, program, llvm::outs());
     }
-    table.add({"@" + e.entry, std::to_string(e.chunk),
-               std::to_string(result.heapUsed),
-               result.overflow ? "OVERFLOW" : "fits"});
+    std::string verdict = result.overflow ? "OVERFLOW" : "fits";
+    if (program)
+      table.add({"@" + e.entry, std::to_string(result.heapUsed), verdict});
+    else
+      table.add({"@" + e.entry, std::to_string(e.chunk),
+                 std::to_string(result.heapUsed), verdict});
   }
   if (checked == 0)
     return fail(InputError, "no entry in '" + manifestPath +
@@ -201,13 +229,15 @@ int runCheckHeap() {
   llvm::outs() << "\n";
   table.print(llvm::outs());
   if (overflows) {
-    llvm::outs() << llvm::formatv("{0} of {1} entries overflow a heap of {2} "
+    llvm::outs() << llvm::formatv("{0} of {1} {2} overflow {3} of {4} "
                                   "bytes\n",
-                                  overflows, checked, heapTotal);
+                                  overflows, checked,
+                                  program ? "arenas" : "entries",
+                                  program ? "an arena" : "a heap", heapTotal);
     return AnswerNo;
   }
-  llvm::outs() << llvm::formatv("all {0} entries fit in {1} bytes\n", checked,
-                                heapTotal);
+  llvm::outs() << llvm::formatv("all {0} {1} fit in {2} bytes\n", checked,
+                                program ? "arenas" : "entries", heapTotal);
   return Success;
 }
 

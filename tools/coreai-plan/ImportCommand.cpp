@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "InputCheck.h"
 #include "OutputSet.h"
 
 #include "coreai-plan/Import/ExportArchive.h"
@@ -48,6 +49,12 @@ int runImport() {
   std::unique_ptr<mlir::MLIRContext> context = makeContext(contextOptions);
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, context.get());
+  if (llvm::Error error = refuseProgramInput(
+          inputPath, "coreai-plan import", "torch.export archives (.pt2)",
+          "a program needs no import: `coreai-plan inspect " + inputPath +
+              "` shows its arenas, `coreai-plan plan " + inputPath +
+              " -o OUT.pte` re-plans them"))
+    return fail(InputError, std::move(error));
   if (!isExportArchiveFile(inputPath))
     return fail(InputError, "'" + inputPath +
                                 "' is not a torch.export archive (.pt2, a "

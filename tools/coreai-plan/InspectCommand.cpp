@@ -16,6 +16,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 namespace coreai::cli {
 
 int runInspect();
@@ -242,8 +244,9 @@ void printProgram(const ReportInput &input, llvm::raw_ostream &os) {
   for (size_t i = 0; i < program.methods.size(); ++i) {
     const pte::Method &method = program.methods[i];
     const pte::MethodMemory &memory = input.memories[i];
-    int64_t states = llvm::count_if(
-        memory.storages, [](const pte::Storage &s) { return s.state; });
+    int64_t states = llvm::count_if(memory.storages, [](const pte::Storage &s) {
+      return s.state && !s.delegateOutput;
+    });
     os << llvm::formatv("method       {0}: {1} instructions, {2} planned "
                         "tensors in {3} storages ({4} mutable buffers){5}\n",
                         method.name, method.instructions.size(),
@@ -257,7 +260,25 @@ void printProgram(const ReportInput &input, llvm::raw_ostream &os) {
   int64_t largest = 0;
   for (const pte::ArenaEntry &arena : input.arenas)
     largest = std::max(largest, arena.arenaBytes);
-  os << "largest arena " << bytesWithMiB(largest) << "\n\n";
+  os << "largest arena " << bytesWithMiB(largest) << "\n";
+  // Is the plan sound? The same check as `coreai-plan check`.
+  std::vector<pte::PlanFinding> findings =
+      pte::checkProgramPlan(program, input.memories);
+  if (findings.empty())
+    os << "plan check   sound: no two tensors share bytes while both are "
+          "live\n";
+  else
+    os << llvm::formatv("plan check   NOT SOUND, {0} finding{1} (`coreai-plan "
+                        "check {2}` lists them), the first: {3}\n",
+                        findings.size(), findings.size() == 1 ? "" : "s",
+                        file.file, findings.front().text);
+  for (const std::string &line :
+       pte::mutableBufferAdvice(program, input.memories, false))
+    os << line << "\n";
+  os << "\n";
+  std::set<std::pair<size_t, int64_t>> unsound; // (method, memory id)
+  for (const pte::PlanFinding &finding : findings)
+    unsound.insert({finding.method, finding.memoryId});
   // "used": the highest byte a tensor reaches; the arena may be larger
   // (every method's sized alike).
   TextTable table({"arena", "memory id", "tensors", "storages", "lower bound",
@@ -272,7 +293,10 @@ void printProgram(const ReportInput &input, llvm::raw_ostream &os) {
                std::to_string(tensors), std::to_string(arena.storages.size()),
                std::to_string(e.plan.lowerBound), std::to_string(e.plan.heap),
                llvm::formatv("{0:F4}", heapRatio(e.plan.heap, e.plan.lowerBound)),
-               yesNo(e.plan.optimal), std::to_string(arena.arenaBytes)});
+               unsound.count({arena.method, arena.memoryId})
+                   ? std::string("unsound")
+                   : yesNo(e.plan.optimal),
+               std::to_string(arena.arenaBytes)});
   }
   table.print(os);
 }

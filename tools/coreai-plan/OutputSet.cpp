@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace coreai::cli {
@@ -30,6 +31,21 @@ llvm::Error OutputSet::makeDirectory(llvm::StringRef dir) {
 }
 
 llvm::Error OutputSet::add(llvm::StringRef path, llvm::StringRef bytes) {
+  return addWritten(path, [&](int fd, llvm::StringRef temp) -> llvm::Error {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+    os << bytes;
+    os.flush();
+    if (!os.has_error())
+      return llvm::Error::success();
+    std::error_code ec = os.error();
+    os.clear_error();
+    return cannotWrite(temp, ec);
+  });
+}
+
+llvm::Error OutputSet::addWritten(
+    llvm::StringRef path,
+    llvm::function_ref<llvm::Error(int fd, llvm::StringRef temp)> write) {
   llvm::SmallString<256> model(llvm::sys::path::parent_path(path));
   llvm::sys::path::append(model, "." + llvm::sys::path::filename(path) +
                                      "-%%%%%%.tmp");
@@ -38,15 +54,9 @@ llvm::Error OutputSet::add(llvm::StringRef path, llvm::StringRef bytes) {
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
     return cannotWrite(llvm::sys::path::parent_path(path), ec);
   temps.push_back({temp.str().str(), path.str()});
-  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-  os << bytes;
-  os.close();
-  if (os.has_error()) {
-    std::error_code ec = os.error();
-    os.clear_error();
-    return cannotWrite(temp, ec);
-  }
-  return llvm::Error::success();
+  llvm::Error error = write(fd, temp);
+  llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  return error;
 }
 
 llvm::Error OutputSet::commit() {

@@ -2,6 +2,7 @@
 #ifndef COREAI_PLAN_TOOLS_OUTPUTSET_H
 #define COREAI_PLAN_TOOLS_OUTPUTSET_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -26,6 +27,11 @@ public:
   llvm::Error makeDirectory(llvm::StringRef dir);
   /// Writes `bytes` to a temporary file next to `path`.
   llvm::Error add(llvm::StringRef path, llvm::StringRef bytes);
+  /// Lets `write` fill a temporary file next to `path` through its open
+  /// descriptor (named `temp` in messages); closes it after.
+  llvm::Error addWritten(
+      llvm::StringRef path,
+      llvm::function_ref<llvm::Error(int fd, llvm::StringRef temp)> write);
   /// Renames every temporary file to its final name.
   llvm::Error commit();
 

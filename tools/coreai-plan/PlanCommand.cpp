@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "OutputSet.h"
+#include "InputCheck.h"
 #include "PlanProgram.h"
 #include "PlanningOptions.h"
 #include "TextTable.h"

@@ -13,12 +13,12 @@
 #include "ReportInput.h"
 #include "TextTable.h"
 
+#include "coreai-plan/Pte/ProgramFile.h"
 #include "coreai-plan/Report/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -126,33 +126,38 @@ llvm::json::Value summaryJson(const ReportInput &input,
 
 } // namespace
 
-bool isProgramFile(llvm::StringRef path) {
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  return file && pte::looksLikeProgram((*file)->getBuffer());
-}
-
 int runPlanProgram(const ProgramPlanRequest &request) {
-  auto file = llvm::MemoryBuffer::getFile(request.input, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file)
-    return fail(InputError, "cannot read '" + request.input +
-                                "': " + file.getError().message());
-  llvm::StringRef bytes = (*file)->getBuffer();
-  llvm::Expected<ReportInput> input = readProgramInput(bytes, request.input);
+  // Only the program's bytes are read: the segments (the weights) are
+  // copied file to file, never held (docs/PTE.md, "Programs of any size").
+  llvm::Expected<pte::ProgramHead> head = pte::readProgramHead(request.input);
+  if (!head)
+    return fail(InputError, head.takeError());
+  llvm::Expected<ReportInput> input =
+      readProgramInput(head->bytes, request.input, head->fileSize);
   if (!input)
     return fail(InputError, input.takeError());
+  std::vector<pte::PlanFinding> findings =
+      pte::checkProgramPlan(*input->program, input->memories);
+  if (!findings.empty())
+    llvm::errs() << llvm::formatv(
+        "coreai-plan: warning: the program's own plan is not sound ({0} "
+        "finding{1}; `coreai-plan check {2}` lists them): the tensors it "
+        "overlaps stay together in the re-plan, as they were\n",
+        findings.size(), findings.size() == 1 ? "" : "s", request.input);
+  for (const std::string &line : pte::mutableBufferAdvice(
+           *input->program, input->memories,
+           request.options.shareMutableBuffers))
+    llvm::errs() << "coreai-plan: " << line << "\n";
   llvm::Expected<pte::ReplanResult> replan =
       pte::replanProgram(*input->program, input->memories, request.options);
   if (!replan)
     return fail(InternalError, replan.takeError());
-  llvm::Expected<std::string> rewritten =
-      pte::rewriteProgram(bytes, *input->program, replan->placements);
+  llvm::Expected<pte::RewrittenHead> rewritten = pte::rewriteProgramHead(
+      head->bytes, head->fileSize, *input->program, replan->placements);
   if (!rewritten)
     return fail(InputError, rewritten.takeError());
-  if (llvm::Error error = pte::checkRewritten(*rewritten, *input->program,
-                                              input->memories, *replan))
-    return fail(InternalError, std::move(error));
+  uint64_t newSize =
+      rewritten->bytes.size() + (head->fileSize - rewritten->tailFrom);
 
   std::string path = outputPath(request);
   OutputSet outputs;
@@ -160,8 +165,26 @@ int runPlanProgram(const ProgramPlanRequest &request) {
   if (!dir.empty())
     if (llvm::Error error = outputs.makeDirectory(dir))
       return fail(InputError, std::move(error));
-  if (llvm::Error error = outputs.add(path, *rewritten))
-    return fail(InputError, std::move(error));
+  // The new file is checked as read back from the disk, before it takes
+  // its name: a failed check is an internal error, and nothing is written.
+  bool checkFailed = false;
+  llvm::Error written =
+      outputs.addWritten(path, [&](int fd, llvm::StringRef temp) {
+        if (llvm::Expected<pte::CopyMethod> copied = pte::writeProgramFile(
+                request.input, fd, temp, *rewritten);
+            !copied)
+          return copied.takeError();
+        llvm::Expected<std::string> back =
+            pte::readBack(fd, rewritten->bytes.size(), temp);
+        if (!back)
+          return back.takeError();
+        llvm::Error error = pte::checkRewritten(
+            *back, *input->program, input->memories, *replan, newSize);
+        checkFailed = bool(error);
+        return error;
+      });
+  if (written)
+    return fail(checkFailed ? InternalError : InputError, std::move(written));
   if (llvm::Error error = outputs.commit())
     return fail(InputError, std::move(error));
 

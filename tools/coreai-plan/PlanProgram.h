@@ -17,9 +17,6 @@ struct ProgramPlanRequest {
   bool quiet = false, json = false, explain = false;
 };
 
-/// Whether the file at `path` is an ExecuTorch program (its identifier).
-bool isProgramFile(llvm::StringRef path);
-
 /// Re-plans the program's arenas and writes the program with the new
 /// offsets and arena sizes (atomically, after reading it back through the
 /// verifier); prints a row per arena. Returns the exit code.

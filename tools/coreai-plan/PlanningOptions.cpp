@@ -1,5 +1,6 @@
 //===- PlanningOptions.cpp - Options of the planning subcommands ----------===//
 #include "PlanningOptions.h"
+#include "InputCheck.h"
 #include "Progress.h"
 
 #include "coreai-plan/Bundle/Fit.h"
@@ -32,7 +33,8 @@ PlanningFlags::PlanningFlags(cl::SubCommand &command, OptionDefaults defaults) {
 
 PlanningOptions::PlanningOptions(cl::SubCommand &command,
                                  llvm::StringRef chunksHelp)
-    : inputs(cl::Positional, cl::OneOrMore,
+    : command(command.getName()),
+      inputs(cl::Positional, cl::OneOrMore,
              cl::desc("<MODEL.mlir>... (the graphs of one bundle)"),
              cl::sub(command)),
       targetName("target",
@@ -61,6 +63,15 @@ llvm::Expected<PlanRequest> PlanningOptions::request(bool &chunksRange) const {
   if (!chunks)
     return chunks.takeError();
   chunksRange = chunks->range;
+  // A program (or a file that claims to be one, or binary) is refused in
+  // one line before the MLIR parser could print its bytes.
+  for (const std::string &input : inputs)
+    if (llvm::Error error = refuseProgramInput(
+            input, "coreai-plan " + command,
+            "MLIR (text or bytecode) or torch.export archives (.pt2)",
+            "`coreai-plan inspect | plan | check-heap PROGRAM.pte` read "
+            "programs"))
+      return error;
   PlanRequest request;
   request.inputs.assign(inputs.begin(), inputs.end());
   request.chunks = std::move(chunks->chunks);

@@ -55,6 +55,8 @@ struct PlanningOptions {
   /// `chunksHelp`: what --chunks means to the subcommand.
   PlanningOptions(llvm::cl::SubCommand &command, llvm::StringRef chunksHelp);
 
+  /// The subcommand's name, for messages.
+  std::string command;
   llvm::cl::list<std::string> inputs;
   llvm::cl::opt<std::string> targetName;
   llvm::cl::opt<std::string> targetsDir;

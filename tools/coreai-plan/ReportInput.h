@@ -33,9 +33,14 @@ struct ReportInput {
 /// a manifest. Errors name the file.
 llvm::Expected<ReportInput> readReportInput(llvm::StringRef path);
 
-/// Reads, analyses and plans-as-recorded an ExecuTorch program's bytes.
+/// Reads, analyses and plans-as-recorded an ExecuTorch program's bytes
+/// (the whole file, or its first bytes, at least the program, of a file of
+/// `fileSize` bytes). `sha256`: the file's, when known (else that of
+/// `bytes`).
 llvm::Expected<ReportInput> readProgramInput(llvm::StringRef bytes,
-                                             llvm::StringRef path);
+                                             llvm::StringRef path,
+                                             uint64_t fileSize = 0,
+                                             llvm::StringRef sha256 = "");
 
 } // namespace coreai::cli
 

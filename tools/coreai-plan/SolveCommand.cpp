@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "InputCheck.h"
 #include "SolveCsvFlags.h"
 
 namespace coreai::cli {
@@ -20,6 +21,13 @@ namespace {
 SolveCsvFlags flags(solveCommand);
 } // namespace
 
-int runSolve() { return runSolveCsvCommand(flags, "coreai-plan"); }
+int runSolve() {
+  if (llvm::Error error = refuseProgramInput(
+          flags.request.inputPath, "coreai-plan solve", "CSV problems",
+          "`coreai-plan plan PROGRAM.pte -o OUT.pte` packs a program's "
+          "arenas"))
+    return fail(InputError, std::move(error));
+  return runSolveCsvCommand(flags, "coreai-plan");
+}
 
 } // namespace coreai::cli

@@ -40,12 +40,25 @@ struct Storage {
   /// Kept between calls (a mutable buffer): live throughout, and its bytes
   /// are never lent to another tensor.
   bool state = false;
+  /// A state only because a delegate call names it first (most likely its
+  /// output; which arguments a delegate writes the program does not say):
+  /// no mutable buffer, but kept live throughout all the same.
+  bool delegateOutput = false;
   /// The instruction that first writes a member; -1 when it is written
   /// before the call (an input, a state) or by no instruction known to
   /// write it.
   int64_t writer = -1;
   /// A member's name (a mutable buffer's), when the program has one.
   std::string name;
+};
+
+/// Two tensors the program's plan puts on shared bytes while both are
+/// live, with no view or move making one stand for the other: a plan that
+/// is not sound (or aliasing its instructions do not declare).
+struct PlanConflict {
+  int64_t a = 0, b = 0;    ///< indices into Method::placed, a < b
+  int64_t instruction = 0; ///< the first instruction where both are live
+  int64_t lo = 0, hi = 0;  ///< the bytes both take, [lo, hi) in the arena
 };
 
 struct MethodMemory {
@@ -58,6 +71,16 @@ struct MethodMemory {
   std::vector<Storage> storages;
   /// Per placed tensor: its storage.
   std::vector<int64_t> storageOf;
+  /// Per placed tensor: its live range on its own, [start, end), as the
+  /// check of the program's plan reads it (a storage lives over the union
+  /// of its members'; a tensor first named by a delegate call, holding
+  /// nothing before, is taken as that delegate's output here, while the
+  /// storage stays live throughout, the safe side for a re-plan).
+  std::vector<int64_t> start, end;
+  /// Tensors the program's plan lets share live bytes (each pair once);
+  /// they are one storage above, so a re-plan keeps them apart no more
+  /// than the program did.
+  std::vector<PlanConflict> conflicts;
 };
 
 /// The storages of `method` and their live ranges.

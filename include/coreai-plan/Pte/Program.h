@@ -64,8 +64,15 @@ struct Method {
   std::vector<Instruction> instructions; ///< every chain's, in order
   /// Bytes of each arena by memory id (entry 0, the constants', unused).
   std::vector<int64_t> arenaSizes;
+  /// The backends the method delegates to, by their ids (`XnnpackBackend`).
+  std::vector<std::string> delegates;
   std::vector<PlacedTensor> placed; ///< in value order
 };
+
+/// Bytes ExecuTorch adds to the end of every arena of `method`: 64 when
+/// it delegates to XNNPACK (whose kernels may read past a tensor's last
+/// byte; ExecuTorch's memory planning pads for it), else 0.
+int64_t arenaPadding(const Method &method);
 
 struct Program {
   std::string source; ///< the file, for messages
@@ -76,13 +83,24 @@ struct Program {
 /// offset, then `ET` and two characters (the format's identifier).
 bool looksLikeProgram(llvm::StringRef bytes);
 
+struct ReadOptions {
+  /// The file's size when `bytes` are only its first bytes (the program,
+  /// without the segments after it: readProgramHead()); 0 when `bytes`
+  /// are the whole file.
+  uint64_t fileSize = 0;
+  /// Keep a tensor that reaches past its arena (for `check`, which
+  /// reports it) instead of refusing the program.
+  bool keepTensorsOutsideArenas = false;
+};
+
 /// Reads an ExecuTorch program. Errors name `source` and say what is wrong:
 /// another format version than ET12, a truncated file (its extended header
 /// promises more bytes than there are), a buffer the FlatBuffers verifier
 /// rejects, a value index out of range, an unknown element type, a planned
 /// tensor outside its arena.
 llvm::Expected<Program> readProgram(llvm::StringRef bytes,
-                                    llvm::StringRef source);
+                                    llvm::StringRef source,
+                                    const ReadOptions &options = {});
 /// readProgram() of a file; errors name the path.
 llvm::Expected<Program> readProgramFile(llvm::StringRef path);
 
@@ -93,6 +111,22 @@ struct Placements {
   std::vector<std::vector<int64_t>> offsets;
   std::vector<std::vector<int64_t>> arenaSizes;
 };
+
+/// A re-planned program file: its new first bytes, then the old file's
+/// bytes from `tailFrom` to its end (the segments, unchanged). When
+/// `bytes.size() == tailFrom` the rest of the file stays where it was:
+/// the new file is the old one with its first bytes overwritten.
+struct RewrittenHead {
+  std::string bytes;
+  uint64_t tailFrom = 0;
+};
+
+/// rewriteProgram() on the first bytes of a file of `fileSize` bytes (at
+/// least the program: readProgramHead()), the segments after them left
+/// unread.
+llvm::Expected<RewrittenHead>
+rewriteProgramHead(llvm::StringRef bytes, uint64_t fileSize,
+                   const Program &program, const Placements &placements);
 
 /// The program `bytes` (read as `program`) with every placed tensor at its
 /// new offset and every arena at its new size; every other byte keeps its

@@ -87,10 +87,43 @@ replanProgram(const Program &program,
 /// the re-plan put it (a storage's members still where they were relative
 /// to each other), every arena passes verifyPlan under the storages and
 /// live ranges of the program as first read, and every storage placed at
-/// one offset in several methods is there in each.
+/// one offset in several methods is there in each. `bytes` may be the
+/// file's first bytes only (at least the program) when `fileSize` gives
+/// its size.
 llvm::Error checkRewritten(llvm::StringRef bytes, const Program &original,
                            const std::vector<MethodMemory> &memories,
-                           const ReplanResult &replan);
+                           const ReplanResult &replan, uint64_t fileSize = 0);
+
+/// What is wrong with a program's own memory plan, if anything.
+struct PlanFinding {
+  enum class Kind {
+    Overlap,         ///< two live tensors share bytes
+    UndeclaredAlias, ///< ... and one instruction names both
+    OutsideArena,    ///< a tensor ends past its arena
+  };
+  size_t method = 0;
+  int64_t memoryId = 0;
+  int64_t instruction = -1; ///< where it first shows
+  Kind kind = Kind::Overlap;
+  std::string text; ///< one line: method, instruction, tensors, bytes
+};
+
+/// The findings of a program's plan under the live ranges derived from
+/// its instructions: tensors of different storages sharing bytes while
+/// live, and tensors past the end of their arena (read the program with
+/// ReadOptions::keepTensorsOutsideArenas to see those). Empty: sound.
+std::vector<PlanFinding>
+checkProgramPlan(const Program &program,
+                 const std::vector<MethodMemory> &memories);
+
+/// What a user should know about the mutable buffers of a program with
+/// several methods, a line each (`warning: ...`, `note: ...`): buffers of
+/// one name that methods keep at different offsets (unless `sharing`, the
+/// re-plan that puts them at one), and buffers without names, which
+/// nothing pairs (and how to export them with names).
+std::vector<std::string>
+mutableBufferAdvice(const Program &program,
+                    const std::vector<MethodMemory> &memories, bool sharing);
 
 /// The arenas as a manifest, for the reports (inspect, explain,
 /// check-heap, the pictures and the page): one entry per arena, S = 0.

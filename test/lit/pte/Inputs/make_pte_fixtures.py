@@ -22,12 +22,20 @@ what the planner reads (tensors, live ranges, arenas), not the bytes.
   each with its own copy of the caches in memory id 1.
 - decoder-shared.pte: the same with ExecuTorch's share_mutable_buffers: the
   caches in memory id 2, one copy at the same offsets in both methods.
+- decoder-unnamed.pte: decoder.pte exported without
+  emit_mutable_buffer_names: its caches carry no names (issue 48).
+- mlp-xnnpack.pte: the MLP lowered to XNNPACK (XnnpackPartitioner):
+  ExecuTorch pads the arena of a method with an XNNPACK delegate by 64
+  bytes (issue 48).
+
+`--only NAME,...` writes only those files (the others keep their bytes).
 """
 import os
 import sys
 
 import torch
-from executorch.exir import ExecutorchBackendConfig, to_edge
+from executorch.exir import (ExecutorchBackendConfig, to_edge,
+                             to_edge_transform_and_lower)
 from executorch.exir.passes import MemoryPlanningPass
 from torch.export import export
 
@@ -87,15 +95,21 @@ class Decoder(torch.nn.Module):
         return self.head(x)
 
 
-def program(methods, share, stacktrace=False):
-    edge = to_edge(methods)
+def program(methods, share, stacktrace=False, names=True, xnnpack=False):
+    if xnnpack:
+        from executorch.backends.xnnpack.partition.xnnpack_partitioner \
+            import XnnpackPartitioner
+        edge = to_edge_transform_and_lower(
+            methods, partitioner=[XnnpackPartitioner()])
+    else:
+        edge = to_edge(methods)
     config = ExecutorchBackendConfig(
         memory_planning_pass=MemoryPlanningPass(share_mutable_buffers=share),
-        emit_mutable_buffer_names=True, emit_stacktrace=stacktrace)
+        emit_mutable_buffer_names=names, emit_stacktrace=stacktrace)
     return edge.to_executorch(config).buffer
 
 
-def main(out):
+def main(out, only=None):
     torch.manual_seed(0)
     os.makedirs(out, exist_ok=True)
     with torch.no_grad():
@@ -111,11 +125,23 @@ def main(out):
         }
         files["decoder.pte"] = program(methods, False)
         files["decoder-shared.pte"] = program(methods, True)
+        files["decoder-unnamed.pte"] = program(methods, False, names=False)
+        files["mlp-xnnpack.pte"] = program(
+            {"forward": export(mlp, (torch.randn(2, 2, 16),))}, False,
+            xnnpack=True)
     for name, data in files.items():
+        if only and name not in only:
+            continue
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)
         print("%s: %d bytes" % (name, len(data)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(__file__))
+    args = sys.argv[1:]
+    only = None
+    if "--only" in args:
+        at = args.index("--only")
+        only = args[at + 1].split(",")
+        del args[at:at + 2]
+    main(args[0] if args else os.path.dirname(__file__), only)
