@@ -239,6 +239,33 @@ def arena_views(arena, offset, tensors):
 
 
 def alignment_section():
+    """Each offset in a process of its own: a misaligned access is a sticky
+    CUDA error that ends the process's context. Each case's record is
+    printed as it finishes, so the case that lost the context is named."""
+    rows = []
+    for offset in (0, 2, 16, 32, 64, 128, 256):
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--alignment-offset", str(offset)],
+                              capture_output=True, text=True, timeout=240,
+                              env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "tools", "coreai-exec")))
+        cases = {}
+        for line in done.stdout.splitlines():
+            if line.startswith("CASE "):
+                name, entry = json.loads(line[5:])
+                cases[name] = entry
+        row = {"offset": offset, "cases": cases, "exit": done.returncode}
+        if done.returncode:
+            started = [line[6:] for line in done.stdout.splitlines() if line.startswith("START ")]
+            row["lost_context_at"] = started[-1] if started and started[-1] not in cases else None
+            row["lost_context"] = [line for line in done.stderr.splitlines() if "Error" in line][-1:] or \
+                (done.stderr.strip().splitlines() or ["?"])[-1:]
+        rows.append(row)
+        print("alignment offset %d: exit %d, %s" % (offset, done.returncode, {
+            n: ("error" if "error" in c else c.get("extra_peak")) for n, c in cases.items()}), flush=True)
+    return rows
+
+
+def alignment_offset(offset):
+    """The cases at one offset (run by alignment_section in a process of its own)."""
     heads, kv_heads, head, seq = 16, 8, 128, 32
     q, k, v, mask, start, written = attention_inputs(heads, kv_heads, head, seq, "cuda")
     a = torch.randn(seq, 1024, device="cuda", dtype=torch.float16)
@@ -254,38 +281,37 @@ def alignment_section():
         return (h.to(x.dtype) * weight) + x
 
     compiled = torch.compile(group, fullgraph=True, dynamic=False)
-    rows, baseline = [], {}
-    for offset in (0, 2, 16, 32, 64, 128, 256):
-        qv, kv, vv, mv, av, bv, wv, cv, outv = arena_views(
-            arena, offset, [q, k, v, mask, a, bmat, w, cache, torch.zeros(seq, 2048, device="cuda",
-                                                                           dtype=torch.float16)])
-        cases = {}
-        for backend in BACKENDS:
-            for variant in ("mask", "none"):
-                cases["sdpa.%s.%s" % (backend, variant)] = (
-                    lambda backend=backend, variant=variant: sdpa_call(
-                        backend, qv, kv, vv, mv, heads // kv_heads, variant, "enable_gqa", start, written)())
-        cases["mm.out"] = lambda: torch.mm(av, bv, out=outv)
-        cases["native_layer_norm"] = lambda: torch.ops.aten.native_layer_norm.default(av, [1024], wv, None, 1e-5)
-        cases["index_copy_"] = lambda: cv.index_copy_(2, positions, kv[:, :, :seq])
-        cases["inductor.rms_norm_residual"] = lambda: compiled(av, wv)
-        row = {"offset": offset, "cases": {}}
-        for name, call in cases.items():
-            replayed, out = measure(call)
-            entry = dict(replayed)
-            if out is not None:
-                first = out[0] if isinstance(out, (tuple, list)) else out
-                entry["result_ptr_mod_256"] = first.data_ptr() % 256
-                snapshot = first.detach().clone()
-                if offset == 0:
-                    baseline[name] = snapshot
-                elif name in baseline:
-                    entry["bit_identical_to_offset_0"] = bool(torch.equal(snapshot, baseline[name]))
-            row["cases"][name] = entry
-        rows.append(row)
-        print("alignment offset %d: %s" % (offset, {n: ("error" if "error" in c else c.get("extra_peak"))
-                                                     for n, c in row["cases"].items()}), flush=True)
-    return rows
+    baseline_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "cuda-kernels-alignment-baseline.pt")
+    baseline = torch.load(baseline_path) if offset and os.path.exists(baseline_path) else {}
+    print("START the copies into the arena views", flush=True)
+    qv, kv, vv, mv, av, bv, wv, cv, outv = arena_views(
+        arena, offset, [q, k, v, mask, a, bmat, w, cache, torch.zeros(seq, 2048, device="cuda",
+                                                                       dtype=torch.float16)])
+    cases = {}
+    for backend in BACKENDS:
+        for variant in ("mask", "none"):
+            cases["sdpa.%s.%s" % (backend, variant)] = (
+                lambda backend=backend, variant=variant: sdpa_call(
+                    backend, qv, kv, vv, mv, heads // kv_heads, variant, "enable_gqa", start, written)())
+    cases["mm.out"] = lambda: torch.mm(av, bv, out=outv)
+    cases["native_layer_norm"] = lambda: torch.ops.aten.native_layer_norm.default(av, [1024], wv, None, 1e-5)
+    cases["index_copy_"] = lambda: cv.index_copy_(2, positions, kv[:, :, :seq])
+    cases["inductor.rms_norm_residual"] = lambda: compiled(av, wv)
+    for name, call in cases.items():
+        print("START %s" % name, flush=True)
+        replayed, out = measure(call)
+        entry = dict(replayed)
+        if out is not None:
+            first = out[0] if isinstance(out, (tuple, list)) else out
+            entry["result_ptr_mod_256"] = first.data_ptr() % 256
+            snapshot = first.detach().clone()
+            if offset == 0:
+                baseline[name] = snapshot.cpu()
+            elif name in baseline:
+                entry["bit_identical_to_offset_0"] = bool(torch.equal(snapshot.cpu(), baseline[name]))
+        print("CASE " + json.dumps([name, entry]), flush=True)
+    if offset == 0:
+        torch.save(baseline, baseline_path)
 
 
 CUBLAS_PROBE = r"""
@@ -451,7 +477,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=os.path.join(ROOT, "bench", "cuda-kernels-runs"))
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--alignment-offset", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.alignment_offset is not None:
+        alignment_offset(args.alignment_offset)
+        return 0
     if not torch.cuda.is_available():
         print("cuda-kernels.py: no CUDA device here; this measures the GPU's kernels", file=sys.stderr)
         return 2
@@ -467,9 +497,9 @@ def main():
     sections = [("result_dtypes", lambda: {"cpu": norm_results("cpu"), "cuda": norm_results("cuda")}),
                 ("kv_write", lambda: kv_write_section(args.quick)),
                 ("attention", lambda: attention_section(args.quick)),
-                ("alignment", alignment_section),
+                ("inductor_groups", lambda: inductor_section(args.quick)),
                 ("cublas_workspace", cublas_section),
-                ("inductor_groups", lambda: inductor_section(args.quick))]
+                ("alignment", alignment_section)]
     for name, section in sections:
         began = time.time()
         try:

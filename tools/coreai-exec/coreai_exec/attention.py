@@ -52,6 +52,8 @@ class AttentionCall:
     def __init__(self, step, q, k, v, mask, scale, result, result_shape):
         self.step, self.q, self.k, self.v, self.mask = step, q, k, v, mask
         self.scale, self.result, self.result_shape = scale, result, result_shape
+        self.mask_ops = []  # the ops computing the mask inside the group, where it does
+        self.mask_type = None
 
     def operands(self, env):
         """(q [B, H, S, D], k [B, KV, L, D], v, mask or None, gqa) from the
@@ -65,18 +67,25 @@ class AttentionCall:
             return None
         if q.shape[1] % k.shape[1] or k.shape[-1] != q.shape[-1]:
             return None
-        mask = env[self.mask] if self.mask is not None else None
-        if mask is not None and (mask.dim() != 4 or mask.shape[-1] != k.shape[2]):
+        mask = env.get(self.mask) if self.mask is not None else None
+        if self.mask is not None and mask is None:  # recomputed inside the group: its shape from the graph
+            mask = self.mask_type
+        if mask is not None and (len(mask.shape) != 4 or mask.shape[-1] != k.shape[2]):
             return None
         return q, k, v, mask, q.shape[1] != k.shape[1]
 
-    def run(self, env, backend=None):
-        """SDPA's result in the second product's shape (a temporary: SDPA has no out=)."""
-        q, k, v, mask, gqa = self.operands(env)
+    def run(self, env, backend=None, mask=None):
+        """SDPA's result in the second product's shape (a temporary: SDPA has
+        no out=); `mask` is the recomputed mask's value where the group
+        computes its own."""
+        q, k, v, found, gqa = self.operands(env)
+        mask = found if mask is None else mask
         keyword = {"attn_mask": mask, "scale": self.scale}
-        if gqa:
+        if gqa and k.shape[1] == 1:  # one KV head: a broadcast view serves every query head, no copy
+            k, v = k.expand(k.shape[0], q.shape[1], *k.shape[2:]), v.expand(v.shape[0], q.shape[1], *v.shape[2:])
+        elif gqa:
             keyword["enable_gqa"] = True
-        with backend_context(backend):
+        with backend_context(backend, q.device):
             value = torch.nn.functional.scaled_dot_product_attention(q, k, v, **keyword)
         return value.reshape(self.result_shape)
 
@@ -91,15 +100,26 @@ def heads(tensor):
     return None
 
 
-def backend_context(name):
+def backend_context(name, device):
     """`sdpa_kernel` restricted to one backend (cudnn, flash, efficient,
-    math), or no restriction."""
+    math). Without a name, on CUDA: the fused kernels only, in the order
+    bench/cuda-kernels.py measured as taking the least beyond the result
+    (efficient, which refuses enable_gqa; cuDNN, with the mask and GQA;
+    flash, which refuses a mask), never the math fallback that keeps the
+    scores in memory; elsewhere no restriction."""
     import contextlib
-    if not name:
-        return contextlib.nullcontext()
     from torch.nn.attention import SDPBackend, sdpa_kernel
-    return sdpa_kernel({"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
-                        "efficient": SDPBackend.EFFICIENT_ATTENTION, "math": SDPBackend.MATH}[name])
+    backends = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+                "efficient": SDPBackend.EFFICIENT_ATTENTION, "math": SDPBackend.MATH}
+    if name:
+        return sdpa_kernel(backends[name])
+    if device.type != "cuda":
+        return contextlib.nullcontext()
+    order = [backends["efficient"], backends["cudnn"], backends["flash"]]
+    try:
+        return sdpa_kernel(order, set_priority=True)
+    except TypeError:  # a torch without priorities
+        return sdpa_kernel(order)
 
 
 def scalar_argument(op, symbols):
@@ -116,9 +136,15 @@ def scalar_argument(op, symbols):
     return float(positional[1])
 
 
-def match(step, symbols):
-    """The group's AttentionCall, or None when it is not attention as above."""
+def match(step, symbols, function=None):
+    """The group's AttentionCall, or None when it is not attention as above.
+    With `function`, q, k and v are followed through the views before the
+    group too, to the values they view."""
     made = {name: op for op in step.ops for name in op.results}
+    before = {}
+    if function is not None:
+        before = {name: op for op in function.ops[:step.first] for name in op.results
+                  if short(op) in VIEWS and op.attrs.get("coreai.alias_of")}
     ops = [op for op in step.ops if op.results]
     softmaxes = [op for op in ops if short(op) in SOFTMAX]
     products = [op for op in ops if short(op) in PRODUCTS]
@@ -145,11 +171,11 @@ def match(step, symbols):
             scale = scale * factor if kind == "mul" else scale / factor
             name = op.operands[0]
         elif kind == "add" and len(op.operands) == 2 and mask is None and op.attrs.get("coreai.args") == "(T, T)":
-            inside = [o for o in op.operands if o in made]
-            if len(inside) != 1:
+            scores = [o for o in op.operands if reaches_product(o, made)]
+            if len(scores) != 1:
                 return None
-            mask = next(o for o in op.operands if o not in made)
-            name = inside[0]
+            mask = next(o for o in op.operands if o != scores[0])
+            name = scores[0]
         else:
             return None
     second = products[1] if first is products[0] else None
@@ -160,25 +186,89 @@ def match(step, symbols):
     probs = chain(second.operands[0], made, VIEWS - SWAPS | COPIES | CASTS, used)
     if probs is None or probs[-1] != softmax.results[0]:
         return None
-    q = chain(first.operands[0], made, VIEWS - SWAPS | COPIES, used)
-    k = chain(first.operands[1], made, VIEWS | COPIES, used)
-    v = chain(second.operands[1], made, VIEWS - SWAPS | COPIES, used)
-    if q is None or k is None or v is None or swaps(k, made) != 1:
+    q = chain(first.operands[0], made, VIEWS - SWAPS | COPIES, used, before)
+    k = chain(first.operands[1], made, VIEWS | COPIES, used, before)
+    v = chain(second.operands[1], made, VIEWS - SWAPS | COPIES, used, before)
+    if q is None or k is None or v is None or swaps(k, dict(before, **made)) != 1:
         return None
     if any(name in made for name in (q[-1], k[-1], v[-1])):  # computed inside: not the group's operands
         return None
+    mask_ops = producers(mask, made) if mask is not None else []
+    if any(id(op) in used for op in mask_ops):
+        return None
+    used.update(id(op) for op in mask_ops)
     for op in step.ops:  # nothing else computes
         if id(op) not in used and op.results and short(op) not in VIEWS and short(op) not in NO_RESULT:
             return None
     # The scale is the graph's own (1.0 where it has none): never SDPA's default.
-    return AttentionCall(step, q[-1], k[-1], v[-1], mask, scale, second.results[0],
+    call = AttentionCall(step, q[-1], k[-1], v[-1], mask, scale, second.results[0],
                          tuple(second.result_types[0].shape))
+    call.mask_ops = [op for op in step.ops if id(op) in {id(m) for m in mask_ops}]
+    if call.mask_ops:
+        call.mask_type = next(op.result_types[op.results.index(mask)] for op in call.mask_ops if mask in op.results)
+    return call
 
 
-def chain(name, made, allowed, used):
+def reaches_product(name, made):
+    """Whether `name` is computed from a product inside the group."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or current not in made:
+            continue
+        seen.add(current)
+        op = made[current]
+        if short(op) in PRODUCTS:
+            return True
+        todo.extend(op.operands)
+    return False
+
+
+def producers(name, made):
+    """The ops inside the group that compute `name` (a mask the planner
+    recomputes inside the attention kernel), in no particular order."""
+    found, seen, todo = [], set(), [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or current not in made:
+            continue
+        seen.add(current)
+        found.append(made[current])
+        todo.extend(made[current].operands)
+    return found
+
+
+class MaskGraph:
+    """The ops of a mask recomputed inside an attention group as one fx
+    graph (compiled like any group: fused.GroupCompiler), its value the
+    mask: the inputs are its operands from outside the group."""
+
+    def __init__(self, ops, mask, symbols, device):
+        import torch.fx
+        from . import groups
+        made = {r for op in ops for r in op.results}
+        self.inputs = list(dict.fromkeys(o for op in ops for o in op.operands if o not in made))
+        graph = torch.fx.Graph()
+        nodes = {name: graph.placeholder("in%d" % i) for i, name in enumerate(self.inputs)}
+        for op in ops:
+            produced = groups.GroupGraph._call(graph, op, [nodes[o] for o in op.operands], symbols, device)
+            for j, name in enumerate(op.results):
+                nodes[name] = produced[j]
+        graph.output((nodes[mask],))
+        self.module = torch.fx.GraphModule(torch.nn.Module(), graph)
+        self.code = self.module.code
+
+    def key(self, tensors):
+        described = tuple((str(t.dtype), tuple(t.shape), tuple(t.stride()), t.data_ptr() % 16 == 0,
+                           str(t.device)) for t in tensors)
+        return self.code, described
+
+
+def chain(name, made, allowed, used, before=None):
     """[name, ..., top]: `name` followed up through ops of `allowed` kinds
-    inside the group to the first value that is not made so; None where
-    a value on the way is made by another op inside the group."""
+    inside the group, then through the views `before` it (of `allowed`
+    kinds too), to the first value made otherwise; None where a value on
+    the way is made by another op inside the group."""
     names = [name]
     while name in made:
         op = made[name]
@@ -186,6 +276,9 @@ def chain(name, made, allowed, used):
             return names if short(op) in SOFTMAX else None
         used.add(id(op))
         name = op.operands[0]
+        names.append(name)
+    while before and name in before and short(before[name]) in allowed:
+        name = before[name].operands[0]
         names.append(name)
     return names
 

@@ -129,6 +129,11 @@ class BoundExecution(fused.FusedExecution):
 
     def call_steps(self, env):
         last_use = self.last_uses()
+        for step in groups.steps_of(self.function):  # the values attention reads through views stay bound
+            call = self.attention_call(step) if step.compiled else None
+            for name in (call.q, call.k, call.v, call.mask) if call is not None else ():
+                if name is not None and name in last_use:
+                    last_use[name] = max(last_use[name], step.last)
         arguments = {argument.name for argument in self.function.arguments}
         workspaces = self.workspace_steps() if self.planned else {}
         for step in groups.steps_of(self.function):
@@ -161,7 +166,10 @@ class BoundExecution(fused.FusedExecution):
     def kind_of(self, step):
         """The kernel kind a step runs as, for the report per kind."""
         if step.compiled:
-            return "attention (one SDPA)" if self.attention_call(step) is not None else "compiled group (Inductor)"
+            call = self.attention_call(step)
+            if call is None:
+                return "compiled group (Inductor)"
+            return "attention (one SDPA; its mask recomputed before it)" if call.mask_ops else "attention (one SDPA)"
         computing = step.computing_ops
         op = computing[-1] if computing else step.ops[-1]
         name = attention.short(op)
@@ -172,7 +180,7 @@ class BoundExecution(fused.FusedExecution):
     # -- attention --------------------------------------------------------
     def attention_call(self, step):
         if step.first not in self.matches:
-            self.matches[step.first] = attention.match(step, self.symbols)
+            self.matches[step.first] = attention.match(step, self.symbols, self.function)
         return self.matches[step.first]
 
     def run_group(self, step, env):
@@ -187,7 +195,13 @@ class BoundExecution(fused.FusedExecution):
     def run_attention(self, step, call, graph, env):
         for op in step.ops:
             self.check_fused_reads(op, op.operands)
-        value = self.allocator.measure(lambda: call.run(env, self.backend))[0]
+        mask = None
+        if call.mask_ops:  # the planner recomputes the mask inside the group: compiled as a group of its own
+            graph_of_mask = attention.MaskGraph(call.mask_ops, call.mask, self.symbols, self.device)
+            tensors = [env[name] for name in graph_of_mask.inputs]
+            compiled = self.compiler.get(graph_of_mask, tensors)[0]
+            mask = lambda: compiled.function(*tensors)[0]  # noqa: E731
+        value = self.allocator.measure(lambda: call.run(env, self.backend, mask() if mask else None))[0]
         difference = None
         if self.planned:  # checked against the group's ops run one by one on the same operands
             eager = graph.module(*[env[name] for name in graph.inputs])[0]
