@@ -13,6 +13,7 @@
 #include "Kernels.h"
 #include "OpClasses.h"
 #include "Printing.h"
+#include "ResultDtypes.h"
 #include "Workspace.h"
 
 #include "coreai-plan/Passes/PlanFunction.h"
@@ -221,6 +222,12 @@ LogicalResult LivenessBuilder::defineResults(Operation *op, int64_t time,
       FailureOr<int64_t> size = byteSize(op, result);
       if (failed(size))
         return failure();
+      // Sized as the target's kernel writes it, where that differs from
+      // the graph's dtype (docs/WORKSPACE.md, "Result dtypes").
+      if (options.resultDtypeRules)
+        if (std::optional<int64_t> written = bytesOf(
+                kernelTypeOf(op, i, *options.resultDtypeRules)))
+          size = *written;
       value.group = newGroup(time, Storage::Heap, *size);
       groups[value.group].allocated = true;
       groups[value.group].kernel = kernel;

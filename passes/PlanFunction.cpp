@@ -6,6 +6,7 @@
 #include "PlanLimits.h"
 #include "PlanRecords.h"
 #include "Recompute.h"
+#include "ResultDtypes.h"
 #include "Printing.h"
 #include "Variants.h"
 
@@ -52,6 +53,7 @@ void clearAnnotations(func::FuncOp func) {
     op->removeAttr(attr::placement);
     op->removeAttr(attr::workspace);
     op->removeAttr(attr::variant);
+    op->removeAttr(attr::resultDtypes);
   });
 }
 
@@ -121,9 +123,13 @@ PlannedPlacements placementsOf(const FunctionBuffers &buffers,
   return placed;
 }
 
-/// The placements as the ops' coreai.placement and coreai.workspace.
-void annotateOps(const FunctionBuffers &buffers, const Plan &plan,
-                 const BinAssignment &binOf) {
+/// The placements as the ops' coreai.placement and coreai.workspace, and
+/// the dtypes the target's kernels write where the graph says another
+/// (coreai.result_dtypes).
+void annotateOps(func::FuncOp func, const FunctionBuffers &buffers,
+                 const Plan &plan, const BinAssignment &binOf,
+                 const LivenessOptions &options) {
+  annotateResultDtypes(func, options.resultDtypeRules.get());
   PlannedPlacements placed = placementsOf(buffers, plan, binOf);
   for (auto &[op, workspace] : placed.workspaces)
     op->setAttr(attr::workspace, placementAttr(op->getContext(), workspace));
@@ -183,6 +189,7 @@ ReplayOptions replayOptionsFor(const FunctionPlanOptions &options) {
   if (options.liveness.workspace)
     replay.workspaceRules = options.liveness.workspaceRules.get();
   replay.kernelsInIrOrder = options.liveness.kernelsInIrOrder;
+  replay.resultDtypeRules = options.liveness.resultDtypeRules.get();
   return replay;
 }
 
@@ -496,7 +503,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
       mlir::failed(verifyChosen(func, solved->buffers, solved->plan,
                                 solved->binOf)))
     return fail(PlanFailure::Internal);
-  annotateOps(solved->buffers, solved->plan, solved->binOf);
+  annotateOps(func, solved->buffers, solved->plan, solved->binOf,
+              options.liveness);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
@@ -512,6 +520,8 @@ FailureOr<PlannedEntry> planFunction(func::FuncOp func,
   entry.placed = placedValues(func, solved->buffers);
   entry.kernels = kernelRecords(func, solved->buffers);
   entry.workspaces = workspaceIndices(solved->buffers);
+  entry.kernelDtypes =
+      kernelDtypeRecords(func, options.liveness.resultDtypeRules.get());
   if (*kernelSource != KernelSource::None)
     entry.kernelSource = kernelSourceName(*kernelSource).str();
   annotateFunction(func, entry, reuse,
@@ -567,7 +577,7 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   if (!binOf.empty() && binOf.size() != buffers.problem.buffers.size())
     return func.emitError("internal error: a region for each of @")
            << func.getSymName() << "'s buffers is needed";
-  annotateOps(buffers, plan, binOf);
+  annotateOps(func, buffers, plan, binOf, options.liveness);
   PlannedEntry entry;
   entry.entry = func.getSymName().str();
   entry.chunk = options.chunk;
@@ -575,6 +585,8 @@ FailureOr<PlannedEntry> applyPlan(func::FuncOp func, func::FuncOp original,
   entry.placed = placedValues(func, buffers);
   entry.kernels = kernelRecords(func, buffers);
   entry.workspaces = workspaceIndices(buffers);
+  entry.kernelDtypes =
+      kernelDtypeRecords(func, options.liveness.resultDtypeRules.get());
   if (!entry.kernels.empty()) // formed on this clone by the same rules
     entry.kernelSource =
         kernelSourceName(fusesAnything(options.liveness) ? KernelSource::Target

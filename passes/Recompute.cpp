@@ -281,7 +281,8 @@ llvm::SmallVector<NamedAttribute> computedAttrs(Operation *op) {
   llvm::SmallVector<NamedAttribute> kept;
   for (NamedAttribute named : op->getDiscardableAttrs())
     if (!llvm::is_contained({attr::placement, attr::kernel, attr::workspace,
-                             attr::variant, attr::recompute},
+                             attr::variant, attr::recompute,
+                             attr::resultDtypes},
                             named.getName().getValue()))
       kept.push_back(named);
   return kept;

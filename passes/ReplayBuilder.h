@@ -58,7 +58,9 @@ private:
   LogicalResult define(Operation *op, unsigned index, replay::Step &step);
   std::optional<replay::Location> locate(Operation *op, Value value,
                                          int64_t bytes,
-                                         const Placement &placement);
+                                         const Placement &placement,
+                                         Type written);
+  Type writtenType(Operation *op, unsigned index);
   void addOverwritable(Operation *op, replay::Step &step);
   void addWorkspace(Operation *op, const Placement &workspace,
                     replay::Step &step);

@@ -80,14 +80,18 @@ unsigned ProgramBuilder::outputStorage(unsigned position) {
 /// names at most one place, aligned, with the type's size.
 std::optional<replay::Location>
 ProgramBuilder::locate(Operation *op, Value value, int64_t bytes,
-                       const Placement &placement) {
+                       const Placement &placement, Type written) {
   std::string name = nameOf(value);
   bool inBytes = placement.kind == Placement::Kind::Heap ||
                  placement.kind == Placement::Kind::Lent;
   if (inBytes && placement.size != bytes)
     violate(op, llvm::formatv("'coreai.placement' gives {0} {1} bytes, but "
-                              "its type {2} takes {3}",
-                              name, placement.size, value.getType(), bytes));
+                              "its type {2} takes {3}{4}",
+                              name, placement.size, value.getType(), bytes,
+                              written == value.getType()
+                                  ? std::string()
+                                  : llvm::formatv(" written as {0}", written)
+                                        .str()));
   if (bytes == 0)
     return std::nullopt;
   // Lent bytes share the output's shadow with the output's own value

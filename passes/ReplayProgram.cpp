@@ -17,6 +17,7 @@
 #include "Kernels.h"
 #include "OpClasses.h"
 #include "ReplayInPlace.h"
+#include "ResultDtypes.h"
 #include "Workspace.h"
 
 #include "coreai-plan/Options.h"
@@ -65,11 +66,18 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
     return op->emitError("'coreai.placement' names output ")
            << placement.output << ", but the function has "
            << func.getNumResults();
-  std::optional<int64_t> bytes = bytesOf(result.getType());
+  Type written = writtenType(op, index);
+  std::optional<int64_t> bytes = bytesOf(written);
   if (!bytes)
     return op->emitError("cannot size ")
            << nameOf(result) << " of type " << result.getType();
-  std::optional<replay::Location> at = locate(op, result, *bytes, placement);
+  std::optional<replay::Location> at =
+      locate(op, result, *bytes, placement, written);
+  if (options.resultDtypeRules && !options.placements &&
+      written != writtenTypeOf(op, index))
+    violate(op, llvm::formatv("the target's kernel writes result {0} as {1}, "
+                              "but the op's 'coreai.result_dtypes' says {2}",
+                              index, written, writtenTypeOf(op, index)));
   if (!at)
     return success();
   unsigned id = addValue(result, *at);
@@ -78,6 +86,17 @@ LogicalResult ProgramBuilder::define(Operation *op, unsigned index,
   else
     step.writes.push_back(id);
   return success();
+}
+
+/// The type result `index` is written in: with the target's result dtypes,
+/// as its kernel writes it, asked of the target here and not taken from
+/// the plan (whose `coreai.result_dtypes` must agree: define checks);
+/// without them, as the plan's `coreai.result_dtypes` says (the dialect
+/// checked its sizes against it), else the graph's type.
+Type ProgramBuilder::writtenType(Operation *op, unsigned index) {
+  return options.resultDtypeRules
+             ? kernelTypeOf(op, index, *options.resultDtypeRules)
+             : writtenTypeOf(op, index);
 }
 
 /// A memref allocation holds nothing until an op uses it, so its bytes

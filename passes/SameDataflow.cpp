@@ -40,7 +40,7 @@ namespace {
 bool isPlanAnnotation(StringRef name) {
   return name == attr::placement || name == attr::kernel ||
          name == attr::workspace || name == attr::variant ||
-         name == attr::recompute;
+         name == attr::recompute || name == attr::resultDtypes;
 }
 
 SmallVector<NamedAttribute> semanticAttrs(Operation *op) {

@@ -65,6 +65,7 @@ struct VerifyReplayPass : impl::CoreAIVerifyReplayBase<VerifyReplayPass> {
         if (alignment == 0)
           options.alignment = planned->alignment;
         options.workspaceRules = &planned->workspace;
+        options.resultDtypeRules = &planned->resultDtypes;
         options.kernelsInIrOrder = planned->kernelsRunInIrOrder;
       }
       if (originalModule) {

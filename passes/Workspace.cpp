@@ -181,7 +181,10 @@ llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<Operation *> ops,
       return llvm::createStringError(llvm::inconvertibleErrorCode(), first);
     bytes += *opBytes;
   }
-  return bytes;
+  FailureOr<int64_t> attention = attentionKernelWorkspace(ops, rules);
+  if (failed(attention))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), first);
+  return bytes + *attention;
 }
 
 FailureOr<std::vector<StepWorkspace>>
@@ -201,6 +204,15 @@ stepWorkspaces(func::FuncOp func, const FunctionKernels &kernels,
         opWorkspace(order[position], rules, &alignment);
     if (failed(bytes))
       return failure();
+    // The kernel run as one attention call: its scratch, with its last op.
+    if (position == last && first < last) {
+      FailureOr<int64_t> attention = attentionKernelWorkspace(
+          llvm::ArrayRef(order).slice(first, last - first + 1), rules,
+          &alignment);
+      if (failed(attention))
+        return failure();
+      *bytes += *attention;
+    }
     if (*bytes == 0)
       continue;
     // A kernel's ops add up into one workspace, on its last op.

@@ -66,6 +66,24 @@ mlir::FailureOr<int64_t> opWorkspace(mlir::Operation *op,
 llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<mlir::Operation *> ops,
                                            const WorkspaceRules &rules);
 
+/// A fused kernel of fusion's attention pattern (two products with a
+/// normalisation between them) as the target's class `attention_kernel` rule
+/// sees it: in0, in1, in2 = q, k, v as the kernel reads them from outside
+/// (through its own views and copies), in3 = the mask where the kernel
+/// computes it itself (a recomputed chain; an empty tensor where it reads
+/// its mask or has none), out = the second product's result
+/// (passes/AttentionWorkspace.cpp). None for any other step.
+std::optional<WorkspaceOp> attentionKernelOf(llvm::ArrayRef<mlir::Operation *> ops);
+
+/// The workspace the class `attention_kernel` rule gives a step that is such a
+/// kernel (its least variant; 0 for any other step or without a rule):
+/// the runtime runs the kernel as one attention call, whose scratch this
+/// is, on top of its ops' own rules.
+mlir::FailureOr<int64_t>
+attentionKernelWorkspace(llvm::ArrayRef<mlir::Operation *> ops,
+                         const WorkspaceRules &rules,
+                         int64_t *alignment = nullptr);
+
 struct FunctionBuffers;
 
 /// Appends a buffer per step workspace of `func` to `buffers` (live over

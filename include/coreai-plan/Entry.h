@@ -146,6 +146,18 @@ struct PlannedEntry {
   };
   Recomputed recomputed;
 
+  /// Results the target's kernels write in another dtype than the graph
+  /// says (docs/WORKSPACE.md, "Result dtypes"), sized by the kernel's:
+  /// per op name and pair of dtypes, in order of first appearance.
+  struct KernelDtype {
+    std::string op; ///< `torch.aten.native_layer_norm`
+    std::string graphDtype, kernelDtype; ///< `f16`, `f32`
+    int64_t results = 0;
+    /// The kernel's bytes less the graph type's, over those results.
+    int64_t extraBytes = 0;
+  };
+  std::vector<KernelDtype> kernelDtypes;
+
   /// -1 when buffer b is in the heap, else the output whose storage holds it.
   int64_t borrowedOutput(size_t b) const {
     return binOf.empty() || binOf[b] < 0 ? -1 : outputBins[binOf[b]].output;

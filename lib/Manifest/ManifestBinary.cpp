@@ -39,6 +39,17 @@ writeVariants(flatbuffers::FlatBufferBuilder &fbb, const PlannedEntry &e) {
   return variants;
 }
 
+/// The entry's result dtypes; empty (no field written) when it has none.
+std::vector<flatbuffers::Offset<fb::KernelDtype>>
+writeKernelDtypes(flatbuffers::FlatBufferBuilder &fbb, const PlannedEntry &e) {
+  std::vector<flatbuffers::Offset<fb::KernelDtype>> dtypes;
+  for (const PlannedEntry::KernelDtype &d : e.kernelDtypes)
+    dtypes.push_back(fb::CreateKernelDtypeDirect(
+        fbb, d.op.c_str(), d.graphDtype.c_str(), d.kernelDtype.c_str(),
+        d.results, d.extraBytes));
+  return dtypes;
+}
+
 flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
                                           const ManifestEntry &entry) {
   const PlannedEntry &e = entry.planned;
@@ -70,6 +81,8 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels = writeKernels(fbb, e);
   std::vector<flatbuffers::Offset<fb::VariantChoice>> variants =
       writeVariants(fbb, e);
+  std::vector<flatbuffers::Offset<fb::KernelDtype>> dtypes =
+      writeKernelDtypes(fbb, e);
   return fb::CreateEntryDirect(
       fbb, e.entry.c_str(), e.chunk, entry.input, entry.plannedFunction.c_str(),
       entry.plannedFile.c_str(), e.plan.heap, e.alignment, e.plan.lowerBound,
@@ -78,7 +91,8 @@ flatbuffers::Offset<fb::Entry> writeEntry(flatbuffers::FlatBufferBuilder &fbb,
       e.kernelSource.empty() ? nullptr : e.kernelSource.c_str(),
       kernels.empty() ? nullptr : &kernels,
       variants.empty() ? nullptr : &variants, e.recomputed.chains,
-      e.recomputed.ops, e.recomputed.elements);
+      e.recomputed.ops, e.recomputed.elements,
+      dtypes.empty() ? nullptr : &dtypes);
 }
 
 flatbuffers::Offset<fb::Parametric>
@@ -162,6 +176,17 @@ std::vector<PlannedEntry::VariantChoice> readVariants(const fb::Entry &in) {
   return variants;
 }
 
+/// The result dtypes recorded for an entry (none when absent).
+std::vector<PlannedEntry::KernelDtype> readKernelDtypes(const fb::Entry &in) {
+  std::vector<PlannedEntry::KernelDtype> dtypes;
+  if (const auto *recorded = in.kernel_dtypes())
+    for (const fb::KernelDtype *d : *recorded)
+      dtypes.push_back({str(d->op()), str(d->graph_dtype()),
+                        str(d->kernel_dtype()), d->results(),
+                        d->extra_bytes()});
+  return dtypes;
+}
+
 llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
                                         llvm::StringRef source) {
   ManifestEntry entry;
@@ -213,6 +238,7 @@ llvm::Expected<ManifestEntry> readEntry(const fb::Entry &in,
   e.variants = readVariants(in);
   e.recomputed = {in.recomputed_chains(), in.recomputed_ops(),
                   in.recomputed_elements()};
+  e.kernelDtypes = readKernelDtypes(in);
   if (llvm::Error error = detail::assignRegions(e, regions, source))
     return error;
   return entry;

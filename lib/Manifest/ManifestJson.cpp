@@ -125,6 +125,16 @@ json::Value entryToJson(const ManifestEntry &entry) {
     object["recomputed"] = json::Object{{"chains", e.recomputed.chains},
                                         {"ops", e.recomputed.ops},
                                         {"elements", e.recomputed.elements}};
+  if (!e.kernelDtypes.empty()) {
+    json::Array dtypes;
+    for (const PlannedEntry::KernelDtype &d : e.kernelDtypes)
+      dtypes.push_back(json::Object{{"op", d.op},
+                                    {"graph_dtype", d.graphDtype},
+                                    {"kernel_dtype", d.kernelDtype},
+                                    {"results", d.results},
+                                    {"extra_bytes", d.extraBytes}});
+    object["kernel_dtypes"] = std::move(dtypes);
+  }
   return object;
 }
 
@@ -300,6 +310,14 @@ static bool fromJSON(const json::Value &value, PlannedEntry::Recomputed &r,
          o.map("elements", r.elements);
 }
 
+static bool fromJSON(const json::Value &value, PlannedEntry::KernelDtype &d,
+                     json::Path path) {
+  json::ObjectMapper o(value, path);
+  return o && o.map("op", d.op) && o.map("graph_dtype", d.graphDtype) &&
+         o.map("kernel_dtype", d.kernelDtype) && o.map("results", d.results) &&
+         o.map("extra_bytes", d.extraBytes);
+}
+
 static bool fromJSON(const json::Value &value,
                      PlannedEntry::VariantChoice &v, json::Path path) {
   json::ObjectMapper o(value, path);
@@ -317,7 +335,8 @@ static bool readKernels(json::ObjectMapper &o, PlannedEntry &e) {
   return o.mapOptional("kernel_source", e.kernelSource) &&
          o.mapOptional("kernels", e.kernels) &&
          o.mapOptional("variants", e.variants) &&
-         o.mapOptional("recomputed", e.recomputed);
+         o.mapOptional("recomputed", e.recomputed) &&
+         o.mapOptional("kernel_dtypes", e.kernelDtypes);
 }
 
 static bool fromJSON(const json::Value &value, OutputBin &bin,

@@ -149,6 +149,28 @@ void explainVariants(llvm::raw_ostream &os, const PlannedEntry &entry) {
     os << llvm::formatv("    ... and {0} more\n", shown - shownPeakBuffers);
 }
 
+/// Where the target's kernels write another dtype than the graph says
+/// (docs/WORKSPACE.md, "Result dtypes"): per op kind, the results and the
+/// bytes sizing them by the kernel's dtype adds.
+void explainKernelDtypes(llvm::raw_ostream &os, const PlannedEntry &entry) {
+  if (entry.kernelDtypes.empty())
+    return;
+  int64_t results = 0, bytes = 0;
+  for (const PlannedEntry::KernelDtype &dtype : entry.kernelDtypes) {
+    results += dtype.results;
+    bytes += dtype.extraBytes;
+  }
+  os << llvm::formatv("  result dtypes: the target's kernels write {0} "
+                      "result{1} in another dtype than the graph says, "
+                      "sized as written (+{2} bytes over their values)\n",
+                      results, results == 1 ? "" : "s", bytes);
+  for (const PlannedEntry::KernelDtype &dtype : entry.kernelDtypes)
+    os << llvm::formatv("    {0}: {1} result{2} {3} -> {4} (+{5} bytes)\n",
+                        dtype.op, dtype.results,
+                        dtype.results == 1 ? "" : "s", dtype.graphDtype,
+                        dtype.kernelDtype, dtype.extraBytes);
+}
+
 /// Why a plan above its bound carries no proof: the search ran out of
 /// time, or no search ran (a file's recorded offsets, e.g. an ExecuTorch
 /// program's own plan, or a baseline algorithm).
@@ -261,6 +283,7 @@ void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   }
   explainWorkspace(os, entry, peak);
   explainVariants(os, entry);
+  explainKernelDtypes(os, entry);
   if (entry.recomputed.chains > 0)
     os << llvm::formatv("  recompute: {0} chain{1} computed again in front "
                         "of each reader instead of kept ({2} ops cloned, "

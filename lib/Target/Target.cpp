@@ -1,5 +1,6 @@
 //===- Target.cpp - Target descriptions read from targets/*.json ----------===//
 #include "coreai-plan/Target/Target.h"
+#include "TargetJson.h"
 #include "coreai-plan/Options.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -21,25 +22,6 @@ bool Target::runsInPlace(llvm::StringRef opClass) const {
 
 bool Target::fuses(llvm::StringRef pattern) const {
   return llvm::is_contained(fusionPatterns, pattern);
-}
-
-static llvm::Error targetError(llvm::StringRef source,
-                               const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 source + ": " + message);
-}
-
-/// An error naming the first field of `object` not in `known`, at `where`.
-static llvm::Error onlyKnownFields(const json::Object &object,
-                                   llvm::ArrayRef<llvm::StringRef> known,
-                                   llvm::StringRef source,
-                                   const std::string &where) {
-  for (const auto &field : object)
-    if (!llvm::is_contained(known, llvm::StringRef(field.first)))
-      return targetError(source, where + "." + field.first.str() +
-                                     ": unknown field (known: " +
-                                     llvm::join(known, ", ") + ")");
-  return llvm::Error::success();
 }
 
 static bool fromJSON(const json::Value &value, RecomputeRules &rules,
@@ -256,6 +238,16 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text,
   if (!value)
     return targetError(source,
                        "invalid JSON: " + llvm::toString(value.takeError()));
+  if (const json::Object *object = value->getAsObject())
+    if (llvm::Error unknown = onlyKnownFields(
+            *object,
+            {"name", "description", "alignment", "heap_limit",
+             "max_heap_bytes", "max_buffer_bytes", "in_place_op_classes",
+             "outputs_bound_before_call", "state_bound_before_call",
+             "outputs_borrowable", "fusion", "kernel_op_order", "recompute",
+             "split_k", "workspace", "result_dtypes"},
+            source, ""))
+      return llvm::Expected<Target>(std::move(unknown));
   Target target;
   json::Path::Root root("target");
   if (!fromJSON(*value, target, root))
@@ -263,6 +255,9 @@ llvm::Expected<Target> parseTarget(llvm::StringRef text,
                                    llvm::toString(root.getError()));
   if (llvm::Error error =
           parseWorkspaceRules(*value, target.workspace, source))
+    return llvm::Expected<Target>(std::move(error));
+  if (llvm::Error error =
+          parseResultDtypeRules(*value, target.resultDtypes, source))
     return llvm::Expected<Target>(std::move(error));
   return target;
 }

@@ -443,7 +443,7 @@ llvm::Expected<int64_t> evaluate(const WorkspaceExpr &expr,
 
 llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses() {
   static constexpr llvm::StringLiteral classes[] = {
-      "normalisation", "reduction", "matmul", "attention"};
+      "normalisation", "reduction", "matmul", "attention", "attention_kernel"};
   return classes;
 }
 
@@ -462,20 +462,22 @@ const WorkspaceVariant &WorkspaceRule::cheapest() const {
   return *best;
 }
 
+bool namesAtenOp(llvm::StringRef ruleOp, llvm::StringRef name,
+                 llvm::StringRef overload) {
+  // Asked for every op of every clone: `name.overload` is matched in
+  // place, not built.
+  if (ruleOp == name)
+    return true;
+  return ruleOp.size() == name.size() + 1 + overload.size() &&
+         ruleOp.starts_with(name) && ruleOp[name.size()] == '.' &&
+         ruleOp.ends_with(overload);
+}
+
 const WorkspaceRule *WorkspaceRules::find(llvm::StringRef name,
                                           llvm::StringRef overload,
                                           llvm::StringRef opClass) const {
-  // Asked for every op of every clone: `name.overload` is matched in
-  // place, not built.
-  auto names = [&](llvm::StringRef op) {
-    if (op == name)
-      return true;
-    return op.size() == name.size() + 1 + overload.size() &&
-           op.starts_with(name) && op[name.size()] == '.' &&
-           op.ends_with(overload);
-  };
   for (const WorkspaceRule &rule : rules)
-    if (!rule.op.empty() && names(rule.op))
+    if (!rule.op.empty() && namesAtenOp(rule.op, name, overload))
       return &rule;
   if (opClass.empty())
     return nullptr;

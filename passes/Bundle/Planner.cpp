@@ -98,6 +98,9 @@ FunctionPlanOptions planOptionsFor(const Target &target,
   if (options.liveness.workspace)
     options.liveness.workspaceRules =
         std::make_shared<const WorkspaceRules>(target.workspace);
+  if (!target.resultDtypes.empty())
+    options.liveness.resultDtypeRules =
+        std::make_shared<const ResultDtypeRules>(target.resultDtypes);
   if (options.recompute)
     options.recomputeRules =
         std::make_shared<const RecomputeRules>(target.recompute);

@@ -202,6 +202,18 @@ int64_t elementBits(Type type) {
   return 0;
 }
 
+Type writtenTypeOf(Operation *op, unsigned index) {
+  Type type = op->getResult(index).getType();
+  auto dtypes = op->getAttrOfType<ArrayAttr>(attr::resultDtypes);
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!dtypes || !shaped || index >= dtypes.size())
+    return type;
+  auto written = dyn_cast<TypeAttr>(dtypes[index]);
+  if (!written || !written.getValue().isIntOrFloat())
+    return type;
+  return shaped.clone(written.getValue());
+}
+
 std::optional<int64_t> bytesOf(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())

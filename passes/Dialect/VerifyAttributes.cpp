@@ -3,8 +3,9 @@
 // MLIR calls these hooks for each attribute whose name starts with
 // `coreai.`, on ops, function arguments and function results, when a file
 // is parsed and after every pass. A placement must be one per result, in
-// range of its op and function, with the byte size of the result's type;
-// the exporter's conventions must parse with their one parser each
+// range of its op and function, with the byte size of the result's type
+// (in the dtype `coreai.result_dtypes` says the kernel writes); the
+// exporter's conventions must parse with their one parser each
 // (coreai-plan/Exporter/);
 // the old placement arrays and unknown names are refused by name.
 //
@@ -81,10 +82,44 @@ LogicalResult checkPlacement(Operation *op, unsigned index,
   bool hasBytes = placement.kind == Placement::Kind::Heap ||
                   placement.kind == Placement::Kind::Lent;
   Type type = op->getResult(index).getType();
-  std::optional<int64_t> bytes = bytesOf(type);
-  if (hasBytes && bytes && *bytes != placement.size)
-    return fail() << "gives " << placement.size << " bytes, but its type "
-                  << type << " takes " << *bytes;
+  Type written = writtenTypeOf(op, index);
+  std::optional<int64_t> bytes = bytesOf(written);
+  if (hasBytes && bytes && *bytes != placement.size) {
+    auto diagnostic = fail() << "gives " << placement.size
+                             << " bytes, but its type " << type;
+    if (written != type)
+      diagnostic << " written as " << written << " ('coreai.result_dtypes')";
+    return diagnostic << " takes " << *bytes;
+  }
+  return success();
+}
+
+/// `coreai.result_dtypes`: per result, the type the target's kernel writes
+/// it in, where one result's differs from the graph's (docs/LIVENESS.md).
+/// A tensor result's entry is an integer or float element type; any other
+/// result's is its own type.
+LogicalResult checkResultDtypes(Operation *op, Attribute value) {
+  auto dtypes = dyn_cast<ArrayAttr>(value);
+  if (!dtypes || dtypes.size() != op->getNumResults())
+    return op->emitError("'coreai.result_dtypes' must be an array with one "
+                         "type per result (")
+           << op->getNumResults() << "), got " << value;
+  for (auto [index, entry] : llvm::enumerate(dtypes)) {
+    auto written = dyn_cast<TypeAttr>(entry);
+    Type type = op->getResult(index).getType();
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!written)
+      return op->emitError("'coreai.result_dtypes' of result ")
+             << index << " must be a type, got " << entry;
+    if (shaped && !written.getValue().isIntOrFloat())
+      return op->emitError("'coreai.result_dtypes' of result ")
+             << index << " must be an integer or float element type (the "
+             << "dtype the kernel writes " << type << " in), got " << entry;
+    if (!shaped && written.getValue() != type)
+      return op->emitError("'coreai.result_dtypes' of result ")
+             << index << " must be its own type " << type << ", got "
+             << entry;
+  }
   return success();
 }
 
@@ -234,6 +269,8 @@ LogicalResult CoreAIDialect::verifyOperationAttribute(Operation *op,
     return checkPlacements(op, named.getValue());
   if (name == attr::workspace)
     return checkWorkspace(op, named.getValue());
+  if (name == attr::resultDtypes)
+    return checkResultDtypes(op, named.getValue());
   if (name == attr::plan)
     return expect<PlanAttr>(op, named, "a #coreai.plan");
   if (name == attr::kernel)

@@ -7,7 +7,7 @@ using namespace coreai;
 
 TEST_CASE("shipped targets load", "[target]") {
   auto known = knownTargets(defaultTargetsDir());
-  CHECK(known == std::vector<std::string>{"generic", "h18p"});
+  CHECK(known == std::vector<std::string>{"cuda", "generic", "h18p"});
   auto h18p = loadTarget("h18p", defaultTargetsDir());
   REQUIRE(bool(h18p));
   CHECK(h18p->alignment == 256);
@@ -22,7 +22,7 @@ TEST_CASE("unknown target lists the known ones", "[target]") {
   auto result = loadTarget("h99", defaultTargetsDir());
   REQUIRE_FALSE(bool(result));
   CHECK(llvm::toString(result.takeError()) ==
-        "unknown target 'h99' (known targets: generic, h18p)");
+        "unknown target 'h99' (known targets: cuda, generic, h18p)");
 }
 
 TEST_CASE("bad target descriptions name the field", "[target]") {
@@ -50,4 +50,79 @@ TEST_CASE("bad target descriptions name the field", "[target]") {
   bad = parseTarget("{", "t.json");
   REQUIRE_FALSE(bool(bad));
   CHECK_THAT(llvm::toString(bad.takeError()), Catch::Contains("invalid JSON"));
+}
+
+TEST_CASE("result dtypes: read, checked, evaluated per op", "[target]") {
+  auto withRules = [](const char *rules) {
+    std::string text = std::string(R"({"name": "t", "alignment": 64,
+      "in_place_op_classes": [], "outputs_bound_before_call": true,
+      "state_bound_before_call": true, "result_dtypes": )") +
+                       rules + "}";
+    return parseTarget(text, "t.json");
+  };
+  auto good = withRules(R"([{"op": "aten.native_layer_norm", "results": [1, 2],
+    "dtype": "f32", "graph_dtypes": ["f16", "bf16"], "doc": "stats"}])");
+  REQUIRE(bool(good));
+  const ResultDtypeRules &rules = good->resultDtypes;
+  CHECK(rules.kernelDtype("aten.native_layer_norm", "default", 1, "f16") ==
+        std::optional<llvm::StringRef>("f32"));
+  CHECK(rules.kernelDtype("aten.native_layer_norm", "default", 2, "bf16") ==
+        std::optional<llvm::StringRef>("f32"));
+  // The normalised result, a graph already in f32 or f64, another op: the
+  // graph's dtype holds.
+  CHECK_FALSE(rules.kernelDtype("aten.native_layer_norm", "default", 0, "f16"));
+  CHECK_FALSE(rules.kernelDtype("aten.native_layer_norm", "default", 1, "f32"));
+  CHECK_FALSE(rules.kernelDtype("aten.native_layer_norm", "default", 1, "f64"));
+  CHECK_FALSE(rules.kernelDtype("aten.native_group_norm", "default", 1, "f16"));
+  CHECK(resultDtypeBits("bf16") == 16);
+  CHECK(resultDtypeBits("f32") == 32);
+  CHECK(resultDtypeBits("c64") == 0);
+
+  auto error = [&](const char *rules) {
+    auto target = withRules(rules);
+    REQUIRE_FALSE(bool(target));
+    return llvm::toString(target.takeError());
+  };
+  CHECK(error(R"([{"op": "aten.native_layer_norm", "results": [1],
+    "dtype": "f33", "doc": "x"}])") ==
+        "t.json: result_dtypes[0].dtype: must be one of f16, bf16, f32, f64, "
+        "i8, i16, i32, i64");
+  CHECK_THAT(error(R"([{"op": "native_layer_norm", "results": [1],
+    "dtype": "f32", "doc": "x"}])"),
+             Catch::Contains("result_dtypes[0].op: must be an ATen op"));
+  CHECK_THAT(error(R"([{"op": "aten.x", "results": [1, 1], "dtype": "f32",
+    "doc": "x"}])"),
+             Catch::Contains("result_dtypes[0].results: each must be"));
+  CHECK_THAT(error(R"([{"op": "aten.x", "results": [1], "dtype": "f32",
+    "doc": "x", "when": "cuda"}])"),
+             Catch::Contains("result_dtypes[0].when: unknown field"));
+  CHECK_THAT(error(R"([{"op": "aten.x", "results": [1], "dtype": "f32"}])"),
+             Catch::Contains("result_dtypes[0].doc: missing"));
+  CHECK_THAT(error(R"([{"op": "aten.x", "results": [1], "dtype": "f32",
+    "graph_dtypes": [], "doc": "x"}])"),
+             Catch::Contains("result_dtypes[0].graph_dtypes: must be"));
+  CHECK_THAT(error(R"({"op": "aten.x"})"),
+             Catch::Contains("t.json: result_dtypes: must be a list"));
+}
+
+TEST_CASE("an unknown top-level field refuses the target", "[target]") {
+  auto target = parseTarget(R"({"name": "t", "alignment": 64,
+    "in_place_op_classes": [], "outputs_bound_before_call": true,
+    "state_bound_before_call": true, "result_dtype": []})",
+                            "t.json");
+  REQUIRE_FALSE(bool(target));
+  CHECK_THAT(llvm::toString(target.takeError()),
+             Catch::Contains("t.json: result_dtype: unknown field (known: "));
+}
+
+TEST_CASE("the cuda target sizes layer norm statistics as float32",
+          "[target]") {
+  auto cuda = loadTarget("cuda", defaultTargetsDir());
+  REQUIRE(bool(cuda));
+  CHECK(cuda->resultDtypes.kernelDtype("aten.native_layer_norm", "default", 1,
+                                       "f16") ==
+        std::optional<llvm::StringRef>("f32"));
+  auto h18p = loadTarget("h18p", defaultTargetsDir());
+  REQUIRE(bool(h18p));
+  CHECK(h18p->resultDtypes.empty());
 }

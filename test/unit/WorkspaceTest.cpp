@@ -146,7 +146,7 @@ TEST_CASE("workspace rules in a target: parsed, found, refused by field",
         "docs/WORKSPACE.md)");
   CHECK(refused(R"([{"class": "conv", "bytes": "1"}])") ==
         "t.json: workspace[0].class: unknown op class 'conv' (known: "
-        "normalisation, reduction, matmul, attention)");
+        "normalisation, reduction, matmul, attention, attention_kernel)");
   CHECK(refused(R"([{"op": "mm", "bytes": "1"}])") ==
         "t.json: workspace[0].op: 'mm' is not an ATen op (aten.NAME or "
         "aten.NAME.OVERLOAD)");

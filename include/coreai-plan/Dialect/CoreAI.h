@@ -31,6 +31,7 @@ inline constexpr llvm::StringLiteral planTarget = "coreai.plan.target";
 inline constexpr llvm::StringLiteral planHeap = "coreai.plan.heap";
 inline constexpr llvm::StringLiteral kernel = "coreai.kernel";
 inline constexpr llvm::StringLiteral variant = "coreai.variant";
+inline constexpr llvm::StringLiteral resultDtypes = "coreai.result_dtypes";
 inline constexpr llvm::StringLiteral recompute = "coreai.recompute";
 inline constexpr llvm::StringLiteral entry = "coreai.entry";
 inline constexpr llvm::StringLiteral seqLen = "coreai.seq_len";
@@ -71,6 +72,12 @@ mlir::Attribute placementAttr(mlir::MLIRContext *context,
 /// The placement of result `index` of `op` (Kind::None when the op has no
 /// `coreai.placement`). The verifier has checked the attribute's form.
 Placement placementOf(mlir::Operation *op, unsigned index);
+
+/// The type the runtime's kernel writes result `index` of `op` in: the
+/// result's type, with the element type `coreai.result_dtypes` names where
+/// the plan's target says its kernel writes another dtype than the graph
+/// (docs/LIVENESS.md); the result's own type when the op has none.
+mlir::Type writtenTypeOf(mlir::Operation *op, unsigned index);
 
 /// Bytes of a statically shaped tensor or memref type, or std::nullopt
 /// (dynamic, unknown element size, overflow).

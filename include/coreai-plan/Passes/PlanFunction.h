@@ -12,6 +12,7 @@
 #include "coreai-plan/Entry.h"
 #include "coreai-plan/Options.h"
 #include "coreai-plan/Solve/Solve.h"
+#include "coreai-plan/Target/ResultDtypes.h"
 #include "coreai-plan/Target/Target.h"
 #include "coreai-plan/Target/Workspace.h"
 
@@ -33,6 +34,10 @@ struct LivenessOptions {
   /// `workspace` on, each op they cover gets a workspace buffer. Shared,
   /// not copied, by the many copies of the options planning makes.
   std::shared_ptr<const WorkspaceRules> workspaceRules;
+  /// The target's result dtypes (planOptionsFor sets them): a result its
+  /// kernel writes in another dtype than the graph's is sized by the
+  /// kernel's (docs/WORKSPACE.md, "Result dtypes"). Null: the graph's.
+  std::shared_ptr<const ResultDtypeRules> resultDtypeRules;
 };
 
 /// The buffers of one function and, per buffer, the values that live in it:

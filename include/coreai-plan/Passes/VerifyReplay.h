@@ -13,6 +13,7 @@
 
 #include "coreai-plan/Dialect/CoreAI.h"
 #include "coreai-plan/Replay.h"
+#include "coreai-plan/Target/ResultDtypes.h"
 #include "coreai-plan/Target/Workspace.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +50,11 @@ struct ReplayOptions {
   /// The target's workspace rules: every step's workspace must hold at
   /// least what they give its ops (null: the plan's own are trusted).
   const WorkspaceRules *workspaceRules = nullptr;
+  /// The target's result dtypes: a result its kernel writes in another
+  /// dtype than the graph's must have a slot of the kernel's bytes, and a
+  /// `coreai.result_dtypes` that says otherwise fails (null: the plan's
+  /// own `coreai.result_dtypes`, else the graph's types, are trusted).
+  const ResultDtypeRules *resultDtypeRules = nullptr;
   /// The target runs a kernel's ops in IR order (so does a plan whose
   /// `#coreai.plan` says `kernels_in_ir_order`); otherwise a kernel's
   /// result may lie on an operand only if every order the data allows

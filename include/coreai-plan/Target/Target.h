@@ -7,6 +7,7 @@
 #ifndef COREAI_PLAN_TARGET_H
 #define COREAI_PLAN_TARGET_H
 
+#include "coreai-plan/Target/ResultDtypes.h"
 #include "coreai-plan/Target/Workspace.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -60,6 +61,10 @@ struct Target {
   /// The scratch the runtime's kernels take from the heap, per op
   /// (docs/WORKSPACE.md). Empty: its kernels bring their own.
   WorkspaceRules workspace;
+  /// Results its kernels write in another dtype than the exported graph
+  /// says (`"result_dtypes"`, docs/WORKSPACE.md "Result dtypes"): the plan
+  /// sizes them by the kernel's dtype. Empty: the graph's types hold.
+  ResultDtypeRules resultDtypes;
   /// Chains the runtime's kernels may recompute (none by default).
   RecomputeRules recompute;
   /// Largest single buffer (value or workspace) the runtime can allocate

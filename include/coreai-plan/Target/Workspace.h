@@ -92,7 +92,9 @@ struct WorkspaceVariant {
 /// (`variants`), of which the planner picks one per op.
 struct WorkspaceRule {
   std::string op;      ///< empty when `opClass` is given
-  std::string opClass; ///< normalisation, reduction, matmul, attention
+  /// normalisation, reduction, matmul, attention; attention_kernel (fusion's
+  /// attention kernel as one call, passes/AttentionWorkspace.cpp)
+  std::string opClass;
   /// In the order the target lists them; at least one.
   std::vector<WorkspaceVariant> variants;
   int64_t alignment = 0; ///< 0: the target's
@@ -103,6 +105,11 @@ struct WorkspaceRule {
   /// The variant with the lowest cost (the first listed among equals).
   const WorkspaceVariant &cheapest() const;
 };
+
+/// Whether a rule's `op` (`aten.NAME`, any overload, or
+/// `aten.NAME.OVERLOAD`) names ATen op `name` (`aten.mm`) with `overload`.
+bool namesAtenOp(llvm::StringRef ruleOp, llvm::StringRef name,
+                 llvm::StringRef overload);
 
 /// The op classes a rule may name.
 llvm::ArrayRef<llvm::StringLiteral> workspaceOpClasses();
