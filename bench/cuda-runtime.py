@@ -218,7 +218,8 @@ def report(args):
         lines.append("| %s, %s, %s | %s | %s | %s | %s | %s | %s | %s |" % (
             row["name"].rsplit(".", 1)[0], row["entry"], row["seq_len"], row.get("status", row["exit"]),
             fmt(row["heap"]), fmt(row.get("unplanned_bytes")) if row.get("measured") else "not measured",
-            fmt(row.get("allocated_max")), fmt(row["inductor_scratch"]), fmt(row.get("ratio")),
+            fmt(row.get("allocated_max") if row.get("measured") else None), fmt(row["inductor_scratch"]),
+            fmt(row.get("ratio")),
             fmt(row["h18p_heap"])))
     text = "\n".join(lines) + "\n"
     if args.markdown:
