@@ -38,6 +38,20 @@ def parse_arguments(argv):
     parser.add_argument("--fused", action="store_true",
                         help="compile each kernel group of two or more ops as one function (torch.compile, Inductor) "
                              "and compare within a tolerance where one ran (docs/EXECUTOR.md, 'Fused mode')")
+    parser.add_argument("--runtime", choices=["cuda"],
+                        help="run as the CUDA runtime bound to the plan: attention groups as one "
+                             "scaled_dot_product_attention, KV-cache writes in place, other groups compiled, every "
+                             "call's allocations accounted (docs/EXECUTOR.md, 'The CUDA runtime'); any device")
+    parser.add_argument("--strict", action="store_true",
+                        help="with --runtime cuda: fail at the first step of the measured call that allocates a byte "
+                             "beyond the plan, naming it and the count")
+    parser.add_argument("--calls", type=int, default=2,
+                        help="with --runtime cuda: calls per function, the last one measured (default 2: a warm-up)")
+    parser.add_argument("--attention-backend", choices=["cudnn", "flash", "efficient", "math"],
+                        help="with --runtime cuda: restrict scaled_dot_product_attention to this backend")
+    parser.add_argument("--plant-allocation", metavar="STEP:BYTES",
+                        help="negative control of --strict: the allocator reports BYTES allocated by the measured "
+                             "call's kernel call STEP (counted from 0) and nothing else (a fake allocator history)")
     parser.add_argument("--no-deterministic", action="store_true",
                         help="do not ask torch for deterministic kernels")
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON ('-': stdout)")
@@ -59,7 +73,7 @@ def main(argv=None):
     records, status = [], 0
     compiler = None
     try:
-        if args.fused:
+        if args.fused or args.runtime:
             from .fused import GroupCompiler
             compiler = GroupCompiler()
         original = mlir.parse_file(args.original)
@@ -132,21 +146,40 @@ def run_function(function, planned, original, args, references, inputs,
         record["corrupted"] = corrupt(function, args.corrupt)
     started = time.time()
     symbols = engine.symbols_of(planned, seq_len)
-    if compiler is not None:
+    accounting = None
+    if args.runtime:
+        from . import runtime_cuda, strict
+        accounting = strict.Accounting(runtime_cuda.allocation_source(args.device, planted_allocation(args)),
+                                       strict=args.strict)
+        execution = runtime_cuda.BoundExecution(function, symbols, inputs, args.device, compiler, vocab=vocab,
+                                                accounting=accounting, calls=args.calls,
+                                                backend=args.attention_backend)
+    elif compiler is not None:
         from .fused import FusedExecution
         execution = FusedExecution(function, symbols, inputs, args.device, compiler, vocab=vocab)
     else:
         execution = engine.Execution(function, symbols, inputs, args.device, planned=True, vocab=vocab)
     try:
         got_results, got_states = execution.run(heap_size=plan["heap"])
-    except engine.PlanError as e:
-        status = "mismatch" if getattr(e, "numerics", False) else "failed"
+    except Exception as e:
+        from .strict import StrictError
+        if not isinstance(e, (engine.PlanError, StrictError)):
+            raise
+        status = "mismatch" if getattr(e, "numerics", False) else ("unplanned" if isinstance(e, StrictError)
+                                                                   else "failed")
         record.update(status=status, message=str(e), stats=execution.stats.as_dict())
+        if accounting is not None:
+            record["allocations"] = accounting.summary()
         return record
+    if accounting is not None:
+        record["allocations"] = accounting.summary()
+        record["attention_groups"] = execution.stats.attention_groups
+        record["largest_attention_difference"] = max(execution.attention_differences, default=0.0)
     record["planned_seconds"] = round(time.time() - started, 3)
     record["stats"] = execution.stats.as_dict()
     record["results"], record["states"] = len(got_results), len(got_states)
-    tolerant = compiler is not None and execution.stats.compiled_groups > 0
+    tolerant = compiler is not None and (execution.stats.compiled_groups > 0
+                                         or getattr(execution.stats, "attention_groups", 0) > 0)
     if compiler is not None:
         record["steps"] = execution.step_records
     if tolerant:
@@ -154,7 +187,11 @@ def run_function(function, planned, original, args, references, inputs,
         # private storage (only the storage differs; a corruption changes
         # placements alone, which that run does not read).
         started = time.time()
-        private = FusedExecution(function, symbols, inputs, args.device, compiler, vocab=vocab, planned=False)
+        if args.runtime:
+            private = runtime_cuda.BoundExecution(function, symbols, inputs, args.device, compiler, vocab=vocab,
+                                                  planned=False, backend=args.attention_backend)
+        else:
+            private = FusedExecution(function, symbols, inputs, args.device, compiler, vocab=vocab, planned=False)
         want_fused = private.run(heap_size=plan["heap"])
         record["fused_reference_seconds"] = round(time.time() - started, 3)
         for what, got, want in result_pairs(function, source, (got_results, got_states), want_fused):
@@ -182,6 +219,18 @@ def run_function(function, planned, original, args, references, inputs,
     if drift is not None:  # the plan is bit-identical to the same kernels: the drift is the compiler's
         record.update(status="drift", message=compare.describe_close(*drift), difference=drift[1])
     return record
+
+
+def planted_allocation(args):
+    """--plant-allocation STEP:BYTES as the fake allocator's events, or None."""
+    if not args.plant_allocation:
+        return None
+    try:
+        step, size = (int(part) for part in args.plant_allocation.split(":"))
+    except ValueError:
+        raise SystemExit("error: --plant-allocation takes STEP:BYTES, not %r" % args.plant_allocation)
+    return {step: [{"action": "alloc", "addr": 1 << 40, "size": size},
+                   {"action": "free_completed", "addr": 1 << 40, "size": size}]}
 
 
 def result_pairs(function, source, got, want):
@@ -260,6 +309,8 @@ def summary(record):
             stats["compiled_copies"])
         head += (", kernels' extra allocation: %d B at most in a step" % max(m["extra_peak"] for m in measured)
                  if measured else ", kernels' extra allocation: not measured (no CUDA allocator history)")
+    if "allocations" in record:
+        head += cuda_runtime_summary(record)
     if record["status"] == "identical":
         return head + ": bit-identical (%d results, %d states)" % (record["results"], record["states"])
     if record["status"] == "close":
@@ -275,7 +326,21 @@ def summary(record):
                                           record["message"]))
     if record["status"] == "mismatch":
         return head + ": MISMATCH: " + record["message"]
+    if record["status"] == "unplanned":
+        return head + ": UNPLANNED ALLOCATION (--strict): " + record["message"]
     return head + ": FAILED: " + record["message"]
+
+
+def cuda_runtime_summary(record):
+    """The CUDA runtime's part of the summary line."""
+    stats, allocations = record.get("stats") or {}, record["allocations"]
+    text = ", cuda runtime: %d attention groups as one SDPA, %d KV-cache writes in place, %d results cast into " \
+           "their slots" % (stats.get("attention_groups", 0), stats.get("kv_in_place", 0), stats.get("cast_into_slot", 0))
+    if not allocations["measured"]:
+        return text + ", allocations not measured (no allocator history on this device)"
+    return text + ", measured call: %d of %d kernel calls allocate, %d B at most, %d unplanned B" % (
+        allocations["allocating_steps"], allocations["steps"], allocations["allocated_max"],
+        allocations["unplanned_bytes"])
 
 
 if __name__ == "__main__":

@@ -398,8 +398,8 @@ class _Parser:
                             break
                 self.expect(">")
                 return I64Array(values)
-            if text == "tensor":
-                return self.type()
+            if text == "tensor" or re.fullmatch(r"(f|bf|i|ui|si)[0-9]+", text):
+                return self.type()  # a type attribute (`coreai.result_dtypes = [f16, f32]`): its name
             if text == "dense":
                 self.error("dense attributes are not supported")
         if kind == "alias" and text.startswith("#coreai."):
