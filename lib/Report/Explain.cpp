@@ -220,9 +220,12 @@ void explainBound(llvm::raw_ostream &os, const PlannedEntry &entry) {
 void explainEntry(llvm::raw_ostream &os, const PlannedEntry &entry) {
   const Plan &plan = entry.plan;
   int64_t loss = plan.heap - plan.lowerBound;
-  os << llvm::formatv("@{0} at S={1}: heap {2} bytes ({3}), lower bound {4} "
+  // S = 0: a graph without a chunk size, or a program's arena; no S to name.
+  std::string at =
+      entry.chunk > 0 ? llvm::formatv(" at S={0}", entry.chunk).str() : "";
+  os << llvm::formatv("@{0}{1}: heap {2} bytes ({3}), lower bound {4} "
                       "bytes, {5} buffers\n",
-                      entry.entry, entry.chunk, plan.heap,
+                      entry.entry, at, plan.heap,
                       humanBytes(plan.heap), plan.lowerBound,
                       entry.problem.buffers.size());
   os << llvm::formatv("  gap to the bound: {0} bytes ({1:F2}% of the heap)\n",
