@@ -156,9 +156,12 @@ def explain_peaks_within_heaps(label, path):
     import re
     heap = None
     for line in coreai_plan("explain", path).stdout.splitlines():
-        if match := re.match(r"@(\S+) at S=\d+: heap (\d+)", line):
+        if match := re.match(r"@(\S+?)(?: at S=\d+)?: heap (\d+)", line):
             arena, heap = match.group(1), int(match.group(2))
         if match := re.search(r"peak at op .*?: (\d+) bytes live", line):
+            if heap is None:
+                raise harness.TestFailure(f"{label}: explain printed a peak "
+                                          f"before any arena's heap")
             harness.check(int(match.group(1)) <= heap,
                           f"{label}: explain shows a peak of "
                           f"{match.group(1)} bytes above arena {arena}'s "
