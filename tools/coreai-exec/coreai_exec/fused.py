@@ -122,11 +122,21 @@ class FusedExecution(engine.Execution):
                 self.output_region(position)
         env = {}
         self.arguments(env)
-        last_use = self.last_uses()
+        return self.call_steps(env)
+
+    # Errors that already name their step: passed on as they are.
+    PASSTHROUGH = (PlanError, InputError, aten.UnsupportedOp)
+
+    def call_steps(self, env):
+        """Every step of the function on the bound values `env`; the hooks
+        below are where a runtime built on this mode adds to a step."""
+        last_use = self.step_last_uses()
         arguments = {argument.name for argument in self.function.arguments}
         workspaces = self.workspace_steps() if self.planned else {}
         for step in groups.steps_of(self.function):
             where = step.ops[-1]
+            planned_workspace = sum(p.size for _, p in workspaces.get(("first", step.first), ()))
+            self.begin_step(step, planned_workspace)
             try:
                 self.begin_kernel(step.kernel, step.first, env)
                 poisoned = self.poison_workspaces(workspaces.get(("first", step.first), ()))
@@ -134,20 +144,36 @@ class FusedExecution(engine.Execution):
                 self.check_untouched(poisoned, step)
                 self.scribble(workspaces.get(("last", step.last), ()))
                 self.end_kernel()
-            except (PlanError, InputError, aten.UnsupportedOp):
+            except self.PASSTHROUGH:
                 raise
             except Exception as e:  # a kernel (or the compiler) refused its inputs
                 raise PlanError("%s (%s) at %s failed%s: %s: %s"
                                 % (", ".join(where.results) or "op", where.name, where.position,
-                                   " in the compiled kernel %s" % step.kernel if step.compiled else "",
+                                   self.kernel_phrase(step),
                                    type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else ""))
-            record["model_workspace"] = sum(p.size for _, p in workspaces.get(("first", step.first), ()))
+            record["model_workspace"] = planned_workspace
+            self.annotate_record(record, step)
             self.step_records.append(record)
             for op in step.ops:
                 for name in op.operands:
                     if last_use.get(name) <= step.last and name in env and name not in arguments:
                         del env[name]
         return self.finish(env)
+
+    # -- hooks of call_steps ----------------------------------------------
+    def step_last_uses(self):
+        """The step after which each value may be unbound."""
+        return self.last_uses()
+
+    def begin_step(self, step, planned_workspace):
+        """Called before each step runs."""
+
+    def annotate_record(self, record, step):
+        """Adds to a step's record before it is kept."""
+
+    def kernel_phrase(self, step):
+        """Where a failing step ran, for its message."""
+        return " in the compiled kernel %s" % step.kernel if step.compiled else ""
 
     # -- the two kinds of step --------------------------------------------
     def run_ops(self, step, env):

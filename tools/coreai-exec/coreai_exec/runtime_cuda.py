@@ -127,41 +127,26 @@ class BoundExecution(fused.FusedExecution):
         for key in extra:
             setattr(self.stats, key, 0)
 
-    def call_steps(self, env):
+    PASSTHROUGH = fused.FusedExecution.PASSTHROUGH + (strict.StrictError,)
+
+    def step_last_uses(self):
         last_use = self.last_uses()
         for step in groups.steps_of(self.function):  # the values attention reads through views stay bound
             call = self.attention_call(step) if step.compiled else None
             for name in (call.q, call.k, call.v, call.mask) if call is not None else ():
                 if name is not None and name in last_use:
                     last_use[name] = max(last_use[name], step.last)
-        arguments = {argument.name for argument in self.function.arguments}
-        workspaces = self.workspace_steps() if self.planned else {}
-        for step in groups.steps_of(self.function):
-            where = step.ops[-1]
-            planned_workspace = sum(p.size for _, p in workspaces.get(("first", step.first), ()))
-            self.current = ("%s at %s" % (where.name, where.position), self.kind_of(step), planned_workspace)
-            try:
-                self.begin_kernel(step.kernel, step.first, env)
-                poisoned = self.poison_workspaces(workspaces.get(("first", step.first), ()))
-                record = self.run_group(step, env) if step.compiled else self.run_ops(step, env)
-                self.check_untouched(poisoned, step)
-                self.scribble(workspaces.get(("last", step.last), ()))
-                self.end_kernel()
-            except (PlanError, InputError, aten.UnsupportedOp, strict.StrictError):
-                raise
-            except Exception as e:  # a kernel (or the compiler) refused its inputs
-                raise PlanError("%s (%s) at %s failed%s: %s: %s"
-                                % (", ".join(where.results) or "op", where.name, where.position,
-                                   " in kernel %s" % step.kernel if step.kernel is not None else "",
-                                   type(e).__name__, str(e).strip().splitlines()[0] if str(e).strip() else ""))
-            record["model_workspace"] = planned_workspace
-            record["kind"] = self.current[1]
-            self.step_records.append(record)
-            for op in step.ops:
-                for name in op.operands:
-                    if last_use.get(name) <= step.last and name in env and name not in arguments:
-                        del env[name]
-        return self.finish(env)
+        return last_use
+
+    def begin_step(self, step, planned_workspace):
+        where = step.ops[-1]
+        self.current = ("%s at %s" % (where.name, where.position), self.kind_of(step), planned_workspace)
+
+    def annotate_record(self, record, step):
+        record["kind"] = self.current[1]
+
+    def kernel_phrase(self, step):
+        return " in kernel %s" % step.kernel if step.kernel is not None else ""
 
     def kind_of(self, step):
         """The kernel kind a step runs as, for the report per kind."""
