@@ -44,16 +44,6 @@ Value readFromOutside(Value value, ArrayRef<Operation *> ops) {
   return value;
 }
 
-std::optional<WorkspaceTensor> described(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
-    return std::nullopt;
-  WorkspaceTensor tensor;
-  tensor.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
-  tensor.elementSize = (elementBits(shaped.getElementType()) + 7) / 8;
-  return tensor;
-}
-
 /// The mask the scores are added to between the first product and the
 /// softmax, as the kernel computes it where it computes it itself (a chain
 /// recomputed into the kernel): a call that reads its mask from memory
@@ -82,7 +72,7 @@ WorkspaceTensor maskComputedInside(ArrayRef<Operation *> ops,
         continue;
       Operation *source = readFromOutside(operand, ops).getDefiningOp();
       if (source && llvm::is_contained(ops, source))
-        return described(operand.getType()).value_or(none);
+        return tensorOf(operand.getType()).value_or(none);
     }
   }
   return none;
@@ -111,14 +101,14 @@ std::optional<WorkspaceOp> attentionKernelOf(ArrayRef<Operation *> ops) {
   for (Value value : {(*first)->getOperand(0), (*first)->getOperand(1),
                       (*second)->getOperand(1)}) {
     std::optional<WorkspaceTensor> tensor =
-        described(readFromOutside(value, ops).getType());
+        tensorOf(readFromOutside(value, ops).getType());
     if (!tensor)
       return std::nullopt;
     op.operands.push_back(*tensor);
   }
   op.operands.push_back(maskComputedInside(ops, *first, *softmax));
   std::optional<WorkspaceTensor> result =
-      described((*second)->getResult(0).getType());
+      tensorOf((*second)->getResult(0).getType());
   if (!result)
     return std::nullopt;
   op.results.push_back(*result);

@@ -40,16 +40,6 @@ llvm::StringRef ruleClassOf(Operation *op) {
   return "";
 }
 
-std::optional<WorkspaceTensor> tensorOf(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasStaticShape())
-    return std::nullopt;
-  WorkspaceTensor tensor;
-  tensor.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
-  tensor.elementSize = (elementBits(shaped.getElementType()) + 7) / 8;
-  return tensor;
-}
-
 /// The op's dim argument: keyword `dim`, else its second positional one.
 /// A reduction given none (or `[]`, `None`) reduces every dimension.
 std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
@@ -78,6 +68,16 @@ std::vector<int64_t> dimsOf(Operation *op, const WorkspaceOp &described) {
 }
 
 } // namespace
+
+std::optional<WorkspaceTensor> tensorOf(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return std::nullopt;
+  WorkspaceTensor tensor;
+  tensor.shape.assign(shaped.getShape().begin(), shaped.getShape().end());
+  tensor.elementSize = (elementBits(shaped.getElementType()) + 7) / 8;
+  return tensor;
+}
 
 const WorkspaceRule *workspaceRuleOf(Operation *op,
                                      const WorkspaceRules &rules) {

@@ -72,6 +72,10 @@ std::optional<std::string> unnamedVariant(mlir::Operation *op,
 llvm::Expected<int64_t> stepWorkspaceBytes(llvm::ArrayRef<mlir::Operation *> ops,
                                            const WorkspaceRules &rules);
 
+/// A static shaped type as a rule's tensor (its shape and element bytes);
+/// none for a dynamic or unshaped one.
+std::optional<WorkspaceTensor> tensorOf(mlir::Type type);
+
 /// A fused kernel of fusion's attention pattern (two products with a
 /// normalisation between them) as the target's class `attention_kernel` rule
 /// sees it: in0, in1, in2 = q, k, v as the kernel reads them from outside
