@@ -115,10 +115,16 @@ Outcome solveBest(const BufferProblem &problem, int64_t bound,
   // all of it otherwise; they stop once they reach the capacity (or bound).
   bool exactFeasible = countTimeOverlaps(problem) <= maxExactOverlaps;
   int64_t target = capacity > 0 ? capacity : bound;
+  // When minimising, peak sweeps first try to pack at the bound itself
+  // (Portfolio.cpp, probeBound), with up to half of the budget.
+  Clock::time_point boundProbeDeadline =
+      capacity > 0 ? Clock::time_point::min()
+                   : begin + std::chrono::milliseconds(timeLimitMs / 2);
   Offsets best = portfolio(
       problem, target,
       exactFeasible ? begin + std::chrono::milliseconds(timeLimitMs / 4)
-                    : deadline);
+                    : deadline,
+      boundProbeDeadline);
   int64_t heap = heapOf(problem, best);
   improved(heap);
   if (heap <= target) {

@@ -109,8 +109,12 @@ Offsets bestFit(const BufferProblem &problem);
 /// The smallest-heap packing over several orderings and both fits, then
 /// improved by re-placing the buffers at the peak until `deadline`.
 /// Stops early once the heap reaches `target` (e.g. the lower bound).
+/// Until `boundProbeDeadline` (none by default), right after the first
+/// greedy pass, peak sweeps try to pack at `target` itself
+/// (packAtBoundBySweeps), which may run past `deadline`.
 Offsets portfolio(const BufferProblem &problem, int64_t target,
-                  Clock::time_point deadline);
+                  Clock::time_point deadline,
+                  Clock::time_point boundProbeDeadline = Clock::time_point::min());
 
 //===- Exact search (Exact.cpp) -------------------------------------------===//
 
@@ -237,6 +241,15 @@ struct PeakSweepOptions {
 std::optional<Offsets> peakSweep(const BufferProblem &problem,
                                  int64_t capacity,
                                  const PeakSweepOptions &options);
+
+/// Peak sweeps at `bound` itself: first with PeakSweepOptions' cores (64
+/// segments around a peak, at most 1024 buffers), then with narrow ones
+/// (16 segments, at most 4096 buffers: a busiest moment with more than
+/// 1024 buffers live gets a core at all). A packing within `bound`, or
+/// nothing if neither packs before `deadline`.
+std::optional<Offsets> packAtBoundBySweeps(const BufferProblem &problem,
+                                           int64_t bound,
+                                           Clock::time_point deadline);
 
 /// Probes capacities between `bound` and the heap of `best` by peak sweeps
 /// and returns the smallest packing found (`best` if none beats it). The

@@ -40,8 +40,11 @@ TEST_CASE("a share of the budget is a share of what is left before the "
 TEST_CASE("a solve stops at a shared deadline before its own time limit, "
           "with a verified plan",
           "[budget]") {
-  // 2,000 random buffers: the search does not close it in a minute.
-  BufferProblem problem = randomTrace(2000, 11);
+  // 2,000 random buffers of any byte size: ended 2.5 % above the bound
+  // after 10 s (the bound probe's sweeps do not pack it, nor does the
+  // search prove it). With 64-byte sizes (seed 11) the sweeps now pack the
+  // trace at its bound within milliseconds, and the deadline went untested.
+  BufferProblem problem = randomTrace(2000, 1, /*grain=*/1, /*units=*/16384);
   SolveOptions options;
   options.timeLimitMs = 60000;
   options.deadline = Clock::now() + std::chrono::milliseconds(200);

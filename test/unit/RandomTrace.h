@@ -15,15 +15,21 @@
 
 namespace coreai::test {
 
-inline BufferProblem randomTrace(size_t n, uint64_t seed) {
+/// n buffers over n steps, lifetimes log-uniform up to 1024 steps, sizes
+/// `grain` times 1..units (default: 64-byte multiples up to 16 KiB).
+inline BufferProblem randomTrace(size_t n, uint64_t seed, int64_t grain = 64,
+                                 uint64_t units = 256) {
   std::mt19937_64 rng(seed);
   BufferProblem problem;
   for (size_t i = 0; i < n; ++i) {
     Buffer b;
     b.id = std::to_string(i);
     b.start = int64_t(rng() % n);
-    b.end = b.start + 1 + int64_t(rng() % (uint64_t(1) << (rng() % 11)));
-    b.size = 64 * (1 + int64_t(rng() % 256));
+    // The length first (the operands of % are unsequenced), as in
+    // coreai-plan-bench --random: the same seed gives the same trace.
+    uint64_t length = uint64_t(1) << (rng() % 11);
+    b.end = b.start + 1 + int64_t(rng() % length);
+    b.size = grain * (1 + int64_t(rng() % units));
     problem.buffers.push_back(b);
   }
   return problem;
