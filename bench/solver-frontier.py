@@ -3,7 +3,8 @@
 
     bench/solver-frontier.py --base BUILD_DIR [--base BUILD_DIR ...]
         [--build build] [--shared ../shared] [--repeats 3]
-        [--sets challenging,traces,synth] [--target-ratio 0.49] [--update]
+        [--sets challenging,traces,synth] [--target-ratio 0.49]
+        [--minimalloc PATH/TO/minimalloc] [--update]
 
 Each --base is the build directory of an earlier commit: its coreai-solve
 when it has one, otherwise its `coreai-plan solve` (before coreai-solve
@@ -16,6 +17,11 @@ time, as it was of a user's). The problems:
 - synth: the seeded random instances of `coreai-plan-bench --random N`
   for N = 1000, 10000, 100000 (written to CSV by `--save-random`),
   minimising.
+
+With --minimalloc (MiniMalloc's own command-line solver, built from its
+repository outside this one), MiniMalloc packs the challenging set too,
+in the same interleaved runs; it solves only within a capacity, so it
+runs on no other set. Its plans go through the same verifier.
 
 Every solver gets its default budget (10 s). The runs are interleaved: each
 repeat runs every problem with every solver, one process at a time, the
@@ -58,9 +64,23 @@ NOISE_FACTOR, NOISE_S = 1.10, 0.020
 
 
 class Solver:
-    def __init__(self, name, command):
+    def __init__(self, name, command, flag_style="--{0} {1}", sets=None):
         self.name = name
         self.command = command  # argv before --input
+        self.flag_style = flag_style  # MiniMalloc takes --input=PATH
+        self.sets = sets  # the sets it runs on (None: all)
+
+    def argv(self, problem, out, capacity):
+        flags = [("input", problem), ("output", out)]
+        if capacity:
+            flags.append(("capacity", str(capacity)))
+        argv = list(self.command)
+        for name, value in flags:
+            argv += self.flag_style.format(name, value).split(" ")
+        return argv
+
+    def runs_on(self, kind):
+        return self.sets is None or kind in self.sets
 
 
 def solver_of(build):
@@ -96,6 +116,23 @@ def commit_of(build):
                             "tools", "cmake", "CMakeLists.txt"],
                            capture_output=True, text=True).stdout.strip()
     return (head or os.path.basename(source)) + ("+" if dirty else "")
+
+
+def minimalloc_name(binary):
+    """MiniMalloc and its commit, where the binary sits in a build folder
+    of a git checkout (or an exported tree with a COMMIT file beside)."""
+    source = os.path.dirname(os.path.dirname(os.path.abspath(binary)))
+    for folder in (source, os.path.join(source, "src")):
+        head = subprocess.run(["git", "-C", folder, "rev-parse", "--short=7", "HEAD"],
+                              capture_output=True, text=True).stdout.strip()
+        if head:
+            return f"MiniMalloc {head}"
+        try:
+            with open(os.path.join(folder, "COMMIT")) as fp:
+                return f"MiniMalloc {fp.read().strip()[:7]}"
+        except OSError:
+            pass
+    return "MiniMalloc"
 
 
 def read_plan(path):
@@ -157,9 +194,7 @@ def run_once(solver, problem, capacity, scratch):
     out = os.path.join(scratch, "plan.csv")
     if os.path.exists(out):
         os.remove(out)
-    argv = solver.command + ["--input", problem, "--output", out]
-    if capacity:
-        argv += ["--capacity", str(capacity)]
+    argv = solver.argv(problem, out, capacity)
     # Peak memory from /usr/bin/time: a child forked from this Python
     # process would count the interpreter's pages as its own.
     memory = os.path.join(scratch, "memory")
@@ -260,12 +295,17 @@ def main():
     parser.add_argument("--target-ratio", type=float,
                         help="fail unless the challenging CPU sum is at most this"
                              " share of the first base's")
+    parser.add_argument("--minimalloc",
+                        help="MiniMalloc's solver binary: it packs the challenging set too")
     parser.add_argument("--update", action="store_true")
     args = parser.parse_args()
 
     new = Solver("new", [os.path.join(args.build, "bin", "coreai-solve")])
     new.name = commit_of(args.build)
     solvers = [new] + [solver_of(base) for base in args.base]
+    if args.minimalloc:
+        solvers.append(Solver(minimalloc_name(args.minimalloc), [args.minimalloc],
+                              flag_style="--{0}={1}", sets={"challenging"}))
     labels = [s.name for s in solvers]
     if len(set(labels)) != len(labels):
         for k, s in enumerate(solvers):
@@ -277,9 +317,11 @@ def main():
         records = {(p, s.name): Measurement() for _, p, _ in problems for s in solvers}
         for repeat in range(args.repeats):
             order = solvers[repeat % len(solvers):] + solvers[:repeat % len(solvers)]
-            for _, problem, capacity in problems:
+            for kind, problem, capacity in problems:
                 for solver in order:
-                    measure(solver, problem, capacity, scratch, records[(problem, solver.name)])
+                    if solver.runs_on(kind):
+                        measure(solver, problem, capacity, scratch,
+                                records[(problem, solver.name)])
     load_after = os.getloadavg()[0]
 
     failures = []
@@ -294,6 +336,9 @@ def main():
         cells = []
         for solver in solvers:
             record = records[(problem, solver.name)]
+            if not solver.runs_on(kind):
+                cells.append("not run | | |")
+                continue
             if record.heap is None:
                 cells.append("failed | | |")
                 continue
@@ -309,6 +354,8 @@ def main():
         lines.append(f"| {kind} | {name} | " + " | ".join(cells) + " |")
         mine = records[(problem, new.name)]
         for base in solvers[1:]:
+            if not base.runs_on(kind):
+                continue
             theirs = records[(problem, base.name)]
             if mine.heap is None or theirs.heap is None:
                 continue
@@ -335,6 +382,10 @@ def main():
             if args.target_ratio is not None and ratio > args.target_ratio:
                 failures.append(f"challenging sum {ratio:.3f} x {first}'s, above"
                                 f" {args.target_ratio}")
+        if args.minimalloc and sums[solvers[-1].name][0] > 0:
+            theirs = solvers[-1].name
+            summary.append(f"- {theirs} / new: {sums[theirs][0] / sums[new.name][0]:.1f} x"
+                           f" (CPU), {sums[theirs][1] / sums[new.name][1]:.1f} x (wall)")
 
     text = "\n".join([
         "## The solver against earlier commits (issue 49, `bench/solver-frontier.py`)",
@@ -349,7 +400,11 @@ def main():
         "peak resident memory; *opt*: the heap is proven minimal (*opt 2/3*: in two "
         "runs of three); a range: the runs ended at different heaps (budget-bound "
         "runs on a loaded machine), the median shown. Every plan passed the "
-        "script's own verifier.",
+        "script's own verifier." + (
+            f" {solvers[-1].name} is MiniMalloc's own solver (`minimalloc "
+            "--capacity=... --input=... --output=...`, its default flags), built "
+            "at that commit of its repository with the abseil-cpp its submodule "
+            "pins, Release; it runs on the challenging set only." if args.minimalloc else ""),
         "",
         *lines,
         "",
