@@ -163,8 +163,11 @@ std::optional<std::pair<int, int>> PeakSweep::packCore(int peak) {
     core = buffersDuring(from, to, /*placed=*/false);
     if (core.size() <= size_t(options.maxCoreBuffers))
       break;
-    if (radius == 0)
+    if (radius == 0) {
+      if (options.stats)
+        ++options.stats->oversized;
       return std::nullopt;
+    }
   }
   std::pair<int, int> range{from, to};
   if (core.empty())
@@ -316,24 +319,27 @@ std::optional<Offsets> peakSweep(const BufferProblem &problem,
   return PeakSweep(problem, options).pack(capacity);
 }
 
-std::optional<Offsets> packAtBoundBySweeps(const BufferProblem &problem,
-                                           int64_t bound,
-                                           Clock::time_point deadline) {
-  PeakSweepOptions wide;
-  wide.deadline = deadline;
+BoundProbe packAtBoundBySweeps(const BufferProblem &problem, int64_t bound,
+                               Clock::time_point deadline) {
+  BoundProbe probe;
+  PeakSweepOptions options;
+  options.deadline = deadline;
+  PeakSweepOptions::Stats stats;
+  options.stats = &stats;
+  PeakSweep sweeper(problem, options); // Reads its options as it moves.
+  if (Clock::now() >= deadline)
+    return probe;
+  if ((probe.packed = sweeper.pack(bound)))
+    return probe;
+  probe.wideCoresOversized = stats.oversized > 0;
   // Narrow cores: iopddl-S_1 has 2,576 buffers live at its busiest moment,
   // so wide cores never form; at radii 4, 8, 12, 20, 24, 32, 48 and 64 (at
   // most 4096 buffers) the sweeps failed, at 16 they pack it at the bound.
-  PeakSweepOptions narrow = wide;
-  narrow.coreRadius = 16;
-  narrow.maxCoreBuffers = 4096;
-  for (const PeakSweepOptions &options : {wide, narrow}) {
-    if (Clock::now() >= deadline)
-      break;
-    if (std::optional<Offsets> packed = peakSweep(problem, bound, options))
-      return packed;
-  }
-  return std::nullopt;
+  options.coreRadius = 16;
+  options.maxCoreBuffers = 4096;
+  if (Clock::now() < deadline)
+    probe.packed = sweeper.pack(bound);
+  return probe;
 }
 
 Offsets lowerByPeakSweeps(const BufferProblem &problem, Offsets best,

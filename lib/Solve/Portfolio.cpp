@@ -126,6 +126,9 @@ private:
   const BufferProblem &problem;
   const int64_t target;
   const Clock::time_point deadline, boundProbeDeadline, begin;
+  /// The bound probe found a peak too crowded for wide cores: the capacity
+  /// probes (wide cores too) would fail there at every capacity.
+  bool wideCoresOversized = false;
   std::vector<Candidate> tried;
   size_t best = 0;
   /// Packings iterated greedy may start from, in the order they came.
@@ -203,9 +206,10 @@ std::vector<size_t> Portfolio::rankStarts() const {
 void Portfolio::probeBound(const std::vector<size_t> &bySize) {
   if (Clock::now() >= boundProbeDeadline)
     return;
-  if (std::optional<Offsets> packed =
-          packAtBoundBySweeps(problem, target, boundProbeDeadline))
-    keepAsStart(std::move(*packed), bySize);
+  BoundProbe probe = packAtBoundBySweeps(problem, target, boundProbeDeadline);
+  wideCoresOversized = probe.wideCoresOversized;
+  if (probe.packed)
+    keepAsStart(std::move(*probe.packed), bySize);
 }
 
 /// Large traces: exact cores at the load's peaks and sweeps between them
@@ -258,7 +262,7 @@ void Portfolio::afterGreedyBySize() {
   probeBound(bySize);
   if (done())
     return;
-  if (problem.buffers.size() >= 4096) {
+  if (problem.buffers.size() >= 4096 && !wideCoresOversized) {
     sweep(bySize);
     if (done())
       return;

@@ -30,10 +30,16 @@ using Clock = std::chrono::steady_clock;
 
 /// Address ranges [begin, end) sorted and merged where they overlap or
 /// touch: what a buffer must stay clear of, as few runs as possible.
+template <typename Runs> void mergeSortedRuns(Runs &runs);
 template <typename Runs> void sortAndMergeRuns(Runs &runs) {
+  std::sort(runs.begin(), runs.end());
+  mergeSortedRuns(runs);
+}
+
+/// The same for runs already sorted by their begin (ties in any order).
+template <typename Runs> void mergeSortedRuns(Runs &runs) {
   if (runs.empty())
     return;
-  std::sort(runs.begin(), runs.end());
   size_t merged = 0;
   for (size_t k = 1; k < runs.size(); ++k) {
     if (runs[k].first <= runs[merged].second)
@@ -232,6 +238,10 @@ struct PeakSweepOptions {
   /// repairs).
   struct Stats {
     int64_t cores = 0, repairs = 0, restarts = 0;
+    /// Cores with more than maxCoreBuffers buffers live in their peak's
+    /// own segment: no radius makes them small enough, so the call fails
+    /// there at every capacity.
+    int64_t oversized = 0;
   } *stats = nullptr;
 };
 
@@ -245,11 +255,16 @@ std::optional<Offsets> peakSweep(const BufferProblem &problem,
 /// Peak sweeps at `bound` itself: first with PeakSweepOptions' cores (64
 /// segments around a peak, at most 1024 buffers), then with narrow ones
 /// (16 segments, at most 4096 buffers: a busiest moment with more than
-/// 1024 buffers live gets a core at all). A packing within `bound`, or
-/// nothing if neither packs before `deadline`.
-std::optional<Offsets> packAtBoundBySweeps(const BufferProblem &problem,
-                                           int64_t bound,
-                                           Clock::time_point deadline);
+/// 1024 buffers live gets a core at all).
+struct BoundProbe {
+  /// A packing within the bound, if either packed before the deadline.
+  std::optional<Offsets> packed;
+  /// The wide cores met a peak too crowded for them: lowerByPeakSweeps
+  /// (wide cores) would fail at every capacity.
+  bool wideCoresOversized = false;
+};
+BoundProbe packAtBoundBySweeps(const BufferProblem &problem, int64_t bound,
+                               Clock::time_point deadline);
 
 /// Probes capacities between `bound` and the heap of `best` by peak sweeps
 /// and returns the smallest packing found (`best` if none beats it). The

@@ -137,11 +137,12 @@ TEST_CASE("peak sweeps at the bound prove random 1k buffers optimal, which "
   // `best` ended 0.22 % above the bound after 10 s.
   BufferProblem problem = test::randomTrace(1000, 1042);
   int64_t bound = lowerBound(problem);
-  std::optional<Offsets> packed = packAtBoundBySweeps(
+  BoundProbe probe = packAtBoundBySweeps(
       problem, bound, Clock::now() + std::chrono::seconds(60));
-  REQUIRE(packed);
-  CHECK(verifies(problem, *packed));
-  CHECK(heapOf(problem, *packed) == bound);
+  REQUIRE(probe.packed);
+  CHECK(verifies(problem, *probe.packed));
+  CHECK(heapOf(problem, *probe.packed) == bound);
+  CHECK_FALSE(probe.wideCoresOversized);
 
   SolveOptions options;
   options.timeLimitMs = 10000;
@@ -170,10 +171,17 @@ TEST_CASE("a busiest moment with more than 1024 live buffers gets narrow "
   wide.stats = &wideStats;
   CHECK_FALSE(peakSweep(problem, bound, wide));
   CHECK(wideStats.cores == 0);
+  CHECK(wideStats.oversized == 1);
+  // Oversized at every capacity, so the capacity probes are skipped.
+  PeakSweepOptions::Stats looseStats;
+  wide.stats = &looseStats;
+  CHECK_FALSE(peakSweep(problem, 2 * bound, wide));
+  CHECK(looseStats.oversized == 1);
 
-  std::optional<Offsets> packed = packAtBoundBySweeps(
+  BoundProbe probe = packAtBoundBySweeps(
       problem, bound, Clock::now() + std::chrono::seconds(60));
-  REQUIRE(packed);
-  CHECK(verifies(problem, *packed));
-  CHECK(heapOf(problem, *packed) == bound);
+  CHECK(probe.wideCoresOversized);
+  REQUIRE(probe.packed);
+  CHECK(verifies(problem, *probe.packed));
+  CHECK(heapOf(problem, *probe.packed) == bound);
 }
