@@ -130,7 +130,7 @@ private:
   /// sets no query reads are never filled.
   enum : uint8_t { readsSub = 1, readsOwn = 2 };
   std::vector<uint8_t> reads;
-  /// Per bucket, the placed buffers that live in part of it.
+  /// Per bucket, the placed buffers that live in part of it, by offset.
   struct Partial {
     int begin, end;
     int64_t offset, top;
