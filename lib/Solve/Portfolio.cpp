@@ -210,15 +210,17 @@ void Portfolio::probeBound(const std::vector<size_t> &bySize) {
     return;
   // Graphs' functions repeat their layers, so their load meets the bound
   // at many moments with no slack, and a sweep between two cores fails
-  // there after its restarts (Gemma-3-1B at S = 1 for `generic`, 2,421
-  // buffers: 0.15 s), while the exact search packs them in its first dive
-  // (2,421 nodes, 0.02 s). So below the size of the large traces, a dive
-  // of at most two nodes a buffer comes first (random 1k: 0.03 s lost).
+  // there after its restarts (0.07 s each for wide and narrow cores on
+  // Gemma-3-1B at S = 1 for `generic`), while the exact search packs them
+  // within a few nodes a buffer (there 2,421 nodes for 2,421 buffers; at
+  // S = 32, 7,352 for 2,445). So below the size of the large traces, an
+  // exact search of at most four nodes a buffer comes first (random 1k:
+  // 0.05 s lost).
   if (problem.buffers.size() < 4096 &&
       countTimeOverlaps(problem) <= maxExactOverlaps) {
     ExactOptions dive;
     dive.deadline = boundProbeDeadline;
-    dive.nodeLimit = 2 * int64_t(problem.buffers.size());
+    dive.nodeLimit = 4 * int64_t(problem.buffers.size());
     ExactResult packed = searchWithinCapacity(problem, target, dive);
     if (packed.offsets) {
       keepAsStart(std::move(*packed.offsets), bySize);
