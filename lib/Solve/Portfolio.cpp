@@ -198,7 +198,9 @@ std::vector<size_t> Portfolio::rankStarts() const {
 }
 
 /// Peak sweeps at the target itself (on large traces right after
-/// greedy-by-size, on smaller problems after the three fast passes):
+/// greedy-by-size; on smaller problems after the eight passes, one of
+/// which reaches the bound of most graphs and of iopddl-G within
+/// milliseconds, and after an exact search):
 /// where they pack, the heap is proven minimal at once (random 1k buffers:
 /// 0.4 s, where no search of the whole trace proves it in 10 s; random
 /// 100k: 0.15 s against 1.5 s; iopddl-S_1, never proven before, in about
@@ -331,11 +333,6 @@ Offsets Portfolio::run() {
       // Smaller problems probe the bound only after the three fast passes:
       // on graphs' functions one of them often reaches it within
       // milliseconds (Gemma-3-1B at S = 1 for `generic`: 6 ms in all).
-      if (problem.buffers.size() < 4096) {
-        probeBound(tried.front().order);
-        if (done())
-          return bestOffsets();
-      }
       iterateMostPromising();
       if (done())
         return bestOffsets();
@@ -343,6 +340,10 @@ Offsets Portfolio::run() {
   }
   if (problem.buffers.size() >= 4096) {
     repackTopWindows();
+    if (done())
+      return bestOffsets();
+  } else {
+    probeBound(tried.front().order);
     if (done())
       return bestOffsets();
   }
