@@ -197,16 +197,12 @@ std::vector<size_t> Portfolio::rankStarts() const {
   return ranked;
 }
 
-/// Peak sweeps at the target itself (on large traces right after
-/// greedy-by-size; on smaller problems after the eight passes, one of
-/// which reaches the bound of most graphs and of iopddl-G within
-/// milliseconds, and after an exact search):
+/// Peak sweeps at the target itself (docs/SOLVERS.md, "The bound probe"):
 /// where they pack, the heap is proven minimal at once (random 1k buffers:
-/// 0.4 s, where no search of the whole trace proves it in 10 s; random
-/// 100k: 0.15 s against 1.5 s; iopddl-S_1, never proven before, in about
-/// 3 s). Where they do not, they cost what they searched (S_1's wide
-/// cores: no core at all, 9 ms), so they run only until their own
-/// deadline.
+/// 0.44 s, where no search of the whole trace proves it in 10 s; random
+/// 100k: 0.44 s against 1.2 s; iopddl-S_1, never proven before, in
+/// 2.6 s). Where they do not, they cost what they searched (S_1's wide
+/// cores: no core at all, 9 ms), and they stop at their own deadline.
 void Portfolio::probeBound(const std::vector<size_t> &bySize) {
   if (Clock::now() >= boundProbeDeadline)
     return;
@@ -330,9 +326,6 @@ Offsets Portfolio::run() {
         return bestOffsets();
     }
     if (s == 2) {
-      // Smaller problems probe the bound only after the three fast passes:
-      // on graphs' functions one of them often reaches it within
-      // milliseconds (Gemma-3-1B at S = 1 for `generic`: 6 ms in all).
       iterateMostPromising();
       if (done())
         return bestOffsets();
@@ -343,6 +336,9 @@ Offsets Portfolio::run() {
     if (done())
       return bestOffsets();
   } else {
+    // Smaller problems probe the bound only after every pass: on graphs'
+    // functions and iopddl-G one of them reaches it within milliseconds
+    // (iopddl-G: 14 ms in all, 29 ms with the probe after the first three).
     probeBound(tried.front().order);
     if (done())
       return bestOffsets();
