@@ -20,8 +20,9 @@ time, as it was of a user's). The problems:
 
 With --minimalloc (MiniMalloc's own command-line solver, built from its
 repository outside this one), MiniMalloc packs the challenging set too,
-in the same interleaved runs; it solves only within a capacity, so it
-runs on no other set. Its plans go through the same verifier.
+in the same interleaved runs, with its default flags (no time limit); it
+solves only within a capacity, so it runs on no other set. Its plans go
+through the same verifier.
 
 Every solver gets its default budget (10 s). The runs are interleaved: each
 repeat runs every problem with every solver, one process at a time, the
