@@ -13,7 +13,6 @@
 
 #include "FileLayout.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -23,6 +22,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 #ifdef __linux__
 #include <linux/fs.h>
@@ -36,6 +36,36 @@ llvm::Error ioError(const llvm::Twine &what, llvm::StringRef name) {
   return llvm::createStringError(std::error_code(errno, std::generic_category()),
                                  "%s '%s': %s", what.str().c_str(),
                                  name.str().c_str(), std::strerror(errno));
+}
+
+/// A file opened for reading, closed when this goes; its size and whether
+/// it is a regular file, from fstat.
+struct ReadOnlyFile {
+  int fd = -1;
+  uint64_t size = 0;
+  bool regular = false;
+  ReadOnlyFile() = default;
+  ReadOnlyFile(ReadOnlyFile &&other)
+      : fd(std::exchange(other.fd, -1)), size(other.size),
+        regular(other.regular) {}
+  ReadOnlyFile &operator=(ReadOnlyFile &&) = delete;
+  ~ReadOnlyFile() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+llvm::Expected<ReadOnlyFile> openReadOnly(llvm::StringRef path) {
+  ReadOnlyFile file;
+  file.fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (file.fd < 0)
+    return ioError("cannot read", path);
+  struct stat status;
+  if (::fstat(file.fd, &status) != 0)
+    return ioError("cannot read", path);
+  file.size = uint64_t(status.st_size);
+  file.regular = S_ISREG(status.st_mode);
+  return file;
 }
 
 /// Reads `bytes` bytes at `offset` of `fd` into `out`.
@@ -120,19 +150,16 @@ llvm::StringRef copyMethodName(CopyMethod method) {
 }
 
 llvm::Expected<ProgramHead> readProgramHead(llvm::StringRef path) {
-  int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return ioError("cannot read", path);
-  llvm::scope_exit closer([&] { ::close(fd); });
-  struct stat status;
-  if (::fstat(fd, &status) != 0)
-    return ioError("cannot read", path);
-  if (!S_ISREG(status.st_mode))
+  llvm::Expected<ReadOnlyFile> file = openReadOnly(path);
+  if (!file)
+    return file.takeError();
+  if (!file->regular)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'%s' is not a regular file",
                                    path.str().c_str());
+  int fd = file->fd;
   ProgramHead head;
-  head.fileSize = uint64_t(status.st_size);
+  head.fileSize = file->size;
   // The extended header sits in the first 40 bytes.
   uint64_t first = std::min<uint64_t>(head.fileSize, kSegmentSizeAt + 8);
   if (llvm::Error error = readAt(fd, 0, first, head.bytes, path))
@@ -148,20 +175,15 @@ llvm::Expected<ProgramHead> readProgramHead(llvm::StringRef path) {
 }
 
 llvm::Expected<std::string> fileSha256Hex(llvm::StringRef path) {
-  int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return ioError("cannot read", path);
-  llvm::scope_exit closer([&] { ::close(fd); });
-  struct stat status;
-  if (::fstat(fd, &status) != 0)
-    return ioError("cannot read", path);
+  llvm::Expected<ReadOnlyFile> file = openReadOnly(path);
+  if (!file)
+    return file.takeError();
   llvm::SHA256 hash;
   constexpr uint64_t kChunk = 4 << 20;
   std::string chunk;
-  for (uint64_t at = 0, size = uint64_t(status.st_size); at < size;
-       at += kChunk) {
+  for (uint64_t at = 0, size = file->size; at < size; at += kChunk) {
     if (llvm::Error error =
-            readAt(fd, at, std::min(kChunk, size - at), chunk, path))
+            readAt(file->fd, at, std::min(kChunk, size - at), chunk, path))
       return error;
     hash.update(llvm::arrayRefFromStringRef(chunk));
   }
@@ -179,14 +201,11 @@ llvm::Expected<std::string> readBack(int fd, uint64_t bytes,
 llvm::Expected<CopyMethod> writeProgramFile(llvm::StringRef from, int to,
                                             llvm::StringRef toName,
                                             const RewrittenHead &head) {
-  int in = ::open(from.str().c_str(), O_RDONLY | O_CLOEXEC);
-  if (in < 0)
-    return ioError("cannot read", from);
-  llvm::scope_exit closer([&] { ::close(in); });
-  struct stat status;
-  if (::fstat(in, &status) != 0)
-    return ioError("cannot read", from);
-  uint64_t fileSize = uint64_t(status.st_size);
+  llvm::Expected<ReadOnlyFile> file = openReadOnly(from);
+  if (!file)
+    return file.takeError();
+  int in = file->fd;
+  uint64_t fileSize = file->size;
   if (head.tailFrom > fileSize)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "'%s' is shorter than its program says",
